@@ -1,0 +1,47 @@
+# qalg — the two set-up commands:
+#   make run    install what is missing, build, run inspect + rank + lower on the paper's Q_2
+#   make test   install what is missing, build, run every test that can run on this machine
+SHELL := /bin/bash
+BUILD ?= build
+JOBS ?= $(shell nproc)
+# Debian 12 packages qalg builds and tests with (apt-get installs only what is missing).
+APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev librapidcheck-dev \
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev \
+  libeigen3-dev libboost-graph-dev libssl-dev
+APT_TEST_PACKAGES := gap-core coq python3
+STAMP := $(BUILD)/.deps-ok
+
+.PHONY: run test deps test-deps build clean gpu-check bench
+
+deps: $(STAMP)
+$(STAMP):
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@mkdir -p $(BUILD) && touch $(STAMP)
+
+test-deps: deps
+	@missing=$$(for p in $(APT_TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/qalg inspect complete:2
+	./$(BUILD)/qalg rank complete:2
+	./$(BUILD)/qalg lower complete:2 --widths 64,64 --out $(BUILD)/q2_plan.json
+
+test: test-deps build
+	cd $(BUILD) && ctest -LE gpu --output-on-failure -j $(JOBS) --timeout 900
+
+clean:
+	rm -rf $(BUILD)
