@@ -39,9 +39,18 @@ struct VerificationResult {
 };
 
 // Exact, sparse: the work is proportional to Σ_l |α_l||β_l||γ_l| + nnz(c), never dim^3.
-// A field or dimension mismatch is a verification failure (with `failure` saying so), not an
-// exception; malformed algorithms (indices out of range) throw InputError.
+// Bad input throws InputError instead: a field or dimension that differs from the table's, or an
+// index out of range (the message names the term and the vector).
 VerificationResult verify_algorithm(const BilinearAlgorithm& alg, const StructureTensor& t);
+
+// Throws InputError (naming `origin`) unless alg is over t's field and has t's dimension.
+void require_compatible(const BilinearAlgorithm& alg, const StructureTensor& t,
+                        const std::string& origin);
+
+// The Kronecker product of two vectors in the basis order of tensor_product (SPEC §2): index
+// i * dim_b + i'. Coefficients multiplied and reduced in `field`.
+SparseVector kronecker(const SparseVector& a, const SparseVector& b, size_t dim_b,
+                       const Field& field);
 
 // Canonical representation of every vector: sorted by index, duplicates merged, zeros dropped,
 // coefficients reduced in alg.field. Throws InputError when an index is >= dim.
