@@ -37,4 +37,15 @@ RankReport compute_rank_report(const StructureTensor& t, const AlgebraReport& re
 
 nlohmann::json to_json(const RankReport& r);
 
+// The shortest algorithm qalg can give for `t` that verifies exactly: the canonical graph-algebra
+// algorithm (when the table describes a quiver), the one-product-per-nonzero algorithm, and
+// `extra` when given. Candidates that fail verification are skipped with a note.
+struct KnownAlgorithm {
+  BilinearAlgorithm algorithm;
+  bool verified = false;
+};
+KnownAlgorithm best_known_algorithm(const StructureTensor& t,
+                                    const std::optional<BilinearAlgorithm>& extra,
+                                    std::vector<std::string>* notes = nullptr);
+
 }  // namespace qalg
