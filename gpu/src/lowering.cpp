@@ -1,0 +1,139 @@
+// Table -> KernelPlan (SPEC §4), with the slot-compatibility check that makes it valid.
+#include "qalg/gpu/lowering.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace qalg::gpu {
+namespace {
+
+std::string slot_text(std::pair<uint32_t, uint32_t> s) {
+  return "(" + std::to_string(s.first) + "," + std::to_string(s.second) + ")";
+}
+
+std::string name_of(const TableData& t, uint32_t b) {
+  return "'" + (b < t.basis.size() ? t.basis[b] : std::to_string(b)) + "'";
+}
+
+// occupant[row*q + col] = the basis element in that slot, or dim when empty.
+std::vector<uint32_t> slot_occupants(const TableData& t) {
+  if (!t.slot_grid || t.slots.size() != t.dim)
+    throw std::invalid_argument("table has no slot layout (\"slots\"): lowering needs the grid "
+                                "position of every basis element (SPEC §4)");
+  const uint32_t q = *t.slot_grid;
+  std::vector<uint32_t> occupant(size_t(q) * q, t.dim);
+  for (uint32_t b = 0; b < t.dim; ++b) {
+    auto [row, col] = t.slots[b];
+    if (row >= q || col >= q)
+      throw std::invalid_argument("basis element " + name_of(t, b) + " has slot " +
+                                  slot_text(t.slots[b]) + " outside the " + std::to_string(q) +
+                                  "x" + std::to_string(q) + " grid");
+    uint32_t& o = occupant[size_t(row) * q + col];
+    if (o != t.dim)
+      throw std::invalid_argument(
+          "not slot-compatible: slot " + slot_text(t.slots[b]) + " holds two basis elements, " +
+          name_of(t, o) + " and " + name_of(t, b) + " (a loop or parallel arrows?)");
+    o = b;
+  }
+  return occupant;
+}
+
+void check_widths(const std::vector<uint32_t>& w, uint32_t q, const char* what) {
+  if (w.size() != q)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(w.size()) +
+                                " widths given, the table's slot grid needs q = " + std::to_string(q));
+  for (size_t g = 0; g < w.size(); ++g)
+    if (w[g] == 0)
+      throw std::invalid_argument(std::string(what) + ": group " + std::to_string(g) + " has width 0");
+}
+
+}  // namespace
+
+void check_slot_compatible(const TableData& t) {
+  std::vector<uint32_t> occupant = slot_occupants(t);
+  for (const TableEntry& e : t.entries) {
+    if (e.num == 0) continue;
+    auto [a, b] = t.slots[e.i];
+    auto [b2, d] = t.slots[e.j];
+    std::string product = name_of(t, e.i) + "·" + name_of(t, e.j);
+    if (b != b2)
+      throw std::invalid_argument("not slot-compatible: " + product + " is nonzero (coefficient on " +
+                                  name_of(t, e.k) + ") but slots " + slot_text(t.slots[e.i]) +
+                                  " and " + slot_text(t.slots[e.j]) + " do not chain");
+    if (t.slots[e.k] != std::pair{a, d})
+      throw std::invalid_argument("not slot-compatible: " + product + " has a component on " +
+                                  name_of(t, e.k) + " in slot " + slot_text(t.slots[e.k]) +
+                                  ", expected slot " + slot_text({a, d}));
+  }
+}
+
+KernelPlan lower_table(const TableData& t, const std::vector<uint32_t>& input_widths,
+                       const std::vector<uint32_t>& output_widths) {
+  if (t.field != "Q")
+    throw std::invalid_argument("table is over " + t.field +
+                                "; GPU kernels compute in floating point, lower a table over Q");
+  check_slot_compatible(t);
+  const uint32_t q = *t.slot_grid;
+  check_widths(input_widths, q, "input widths");
+  check_widths(output_widths, q, "output widths");
+
+  KernelPlan p;
+  p.q = q;
+  p.input_widths = input_widths;
+  p.output_widths = output_widths;
+  p.table_hash = t.hash;
+  p.field = t.field;
+  p.terms.assign(size_t(q) * q, {});
+  p.block_used.assign(size_t(q) * q, 0);
+  // Slot-compatible: entry (i, j, k) with slots (a,b)·(b,d) -> (a,d) is the term k = b of B(a, d);
+  // one basis element per slot makes (a, b, d) determine (i, j, k), so each term appears once.
+  for (const TableEntry& e : t.entries) {
+    if (e.num == 0) continue;
+    auto [a, b] = t.slots[e.i];
+    uint32_t d = t.slots[e.j].second;
+    p.terms[size_t(a) * q + d].push_back(PlanTerm{b, e.num, e.den});
+    p.block_used[size_t(b) * q + d] = 1;
+  }
+  for (auto& terms : p.terms)
+    std::sort(terms.begin(), terms.end(),
+              [](const PlanTerm& x, const PlanTerm& y) { return x.input_group < y.input_group; });
+  return p;
+}
+
+std::vector<uint32_t> parse_widths(const std::string& text, uint32_t q, const std::string& what) {
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument(what + " '" + text + "': " + why);
+  };
+  auto number = [&](std::string_view s) {
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
+      throw bad("'" + std::string(s) + "' is not a positive integer");
+    if (v == 0) throw bad("width 0");
+    if (v > UINT32_MAX) throw bad("width " + std::string(s) + " is too large");
+    return v;
+  };
+  std::vector<uint32_t> widths;
+  std::string_view rest(text);
+  if (rest.empty()) throw bad("empty");
+  while (true) {
+    size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    size_t x = item.find('x');
+    uint64_t w = number(item.substr(0, x));
+    uint64_t times = x == std::string_view::npos ? 1 : number(item.substr(x + 1));
+    if (widths.size() + times > q && !(comma == std::string_view::npos && widths.empty() && times == 1))
+      throw bad("more than q = " + std::to_string(q) + " widths");
+    widths.insert(widths.end(), times, uint32_t(w));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  bool single = widths.size() == 1 && text.find('x') == std::string::npos;
+  if (single) widths.assign(q, widths[0]);
+  if (widths.size() != q)
+    throw bad(std::to_string(widths.size()) + " widths given, q = " + std::to_string(q) + " needed");
+  return widths;
+}
+
+}  // namespace qalg::gpu
