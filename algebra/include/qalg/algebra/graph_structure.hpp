@@ -1,7 +1,7 @@
 #pragma once
 // The fast route for tables built from a quiver (SPEC §1): with J = span(arrows), check from the
 // table that J is a two-sided ideal, J^2 = 0, and A/J is commutative with dim(A/J) orthogonal
-// idempotents (the vertex images) summing to the unit. Then A/J ≅ F^|V| is semisimple and J is
+// idempotents (the vertex images), so that A/J ≅ F^|V| is semisimple and J is
 // nilpotent, so J = rad A in every characteristic and t(A) = |V|.
 #include <optional>
 #include <string>

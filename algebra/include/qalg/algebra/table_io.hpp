@@ -27,5 +27,7 @@ StructureTensor read_table_file(const std::string& path);
 void write_table_file(const StructureTensor& t, const std::string& path);
 // SHA-256 of the canonical serialisation (compact JSON of table_to_json), hex.
 std::string table_hash(const StructureTensor& t);
+// Writes text to path through a temporary file and a rename, so no partial file is left.
+void write_text_atomically(const std::string& text, const std::string& path);
 
 }  // namespace qalg

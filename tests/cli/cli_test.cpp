@@ -1,0 +1,136 @@
+// The qalg command end to end: inspect's JSON keys and values, and bad input → exit 2 with a
+// message naming the problem and no output file written.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out;  // stdout + stderr
+};
+
+Run qalg(const std::string& args) {
+  std::string cmd = std::string(QALG_BINARY) + " " + args + " 2>&1";
+  Run r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("qalg_cli_test_" + std::to_string(getpid()) + "_" + name)).string();
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+}  // namespace
+
+TEST(Inspect, PaperQ2Json) {
+  Run r = qalg("inspect complete:2 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dim"], 4);
+  EXPECT_EQ(j["vertices"], 2);
+  EXPECT_EQ(j["arrows"], 2);
+  EXPECT_EQ(j["nnz"], 6);
+  EXPECT_EQ(j["associative"], true);
+  EXPECT_EQ(j["unit"], (nlohmann::json{{"e_1", "1"}, {"e_2", "1"}}));
+  EXPECT_EQ(j["radical_dim"], 2);
+  EXPECT_EQ(j["radical_squared_zero"], true);
+  EXPECT_EQ(j["t"], 2);
+  EXPECT_EQ(j["alder_strassen_bound"], 6);
+  EXPECT_EQ(j["explicit_length"], 6);
+  EXPECT_EQ(j["rank_exact"], 6);
+}
+
+TEST(Inspect, CompleteGraphsOverPrimeFields) {
+  for (int q : {3, 4, 8}) {
+    Run r = qalg("inspect complete:" + std::to_string(q) + " --field 'GF(3)' --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["dim"], q * q);
+    EXPECT_EQ(j["t"], q);
+    EXPECT_EQ(j["alder_strassen_bound"], 2 * q * q - q);
+    EXPECT_EQ(j["rank_exact"], 2 * q * q - q);
+  }
+}
+
+TEST(Inspect, TensorSquareOfQ2IsNotAGraphAlgebraAndRankIsOpen) {
+  Run r = qalg("inspect complete:2 --power 2 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dim"], 16);
+  EXPECT_EQ(j["radical_dim"], 12);
+  EXPECT_EQ(j["radical_squared_zero"], false);
+  EXPECT_EQ(j["t"], 4);
+  EXPECT_EQ(j["alder_strassen_bound"], 28);
+  EXPECT_EQ(j["explicit_length"], 36);
+  EXPECT_TRUE(j["rank_exact"].is_null());
+  Run same = qalg("inspect complete:2 --tensor complete:2 --json");
+  ASSERT_EQ(same.code, 0) << same.out;
+  EXPECT_EQ(nlohmann::json::parse(same.out)["table_hash"], j["table_hash"]);
+}
+
+TEST(Inspect, EdgeListAndDotFilesWithLoopsAndParallelArrows) {
+  std::string el = temp_path("q.txt"), dot = temp_path("q.dot");
+  write_file(el, "1 2\n1 2\n2 2\n");
+  write_file(dot, "digraph { 1 -> 2; 1 -> 2; 2 -> 2; }\n");
+  for (const auto& f : {el, dot}) {
+    Run r = qalg("inspect " + f + " --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["dim"], 5);
+    EXPECT_EQ(j["nnz"], 8);
+    EXPECT_EQ(j["t"], 2);
+    EXPECT_EQ(j["radical_dim"], 3);
+  }
+  std::filesystem::remove(el);
+  std::filesystem::remove(dot);
+}
+
+struct BadCase {
+  std::string args;
+  std::string message;
+};
+
+TEST(BadInput, ExitTwoWithANamedProblem) {
+  std::string el = temp_path("bad.txt"), dot = temp_path("bad.dot");
+  write_file(el, "1 2\n1 2 3 4\n");
+  write_file(dot, "digraph { 1 -> ; }\n");
+  const BadCase cases[] = {
+      {"inspect " + el, el + ":2:"},
+      {"inspect " + dot, "malformed DOT"},
+      {"inspect pentagon:5", "unknown quiver family 'pentagon'"},
+      {"inspect complete:abc", "q must be a positive integer"},
+      {"inspect random:4,2,1", "p must be in [0, 1]"},
+      {"inspect complete:100000", "GiB"},
+      {"inspect complete:2 --field 'GF(4)'", "4 is not a prime"},
+      {"inspect complete:2 --field R", "unknown field 'R'"},
+      {"inspect /nonexistent/quiver.txt", "cannot open"},
+      {"inspect complete:2 --power 0", "--power must be at least 1"},
+      {"inspect", "give exactly one of GRAPH and --table-file"},
+  };
+  for (const auto& c : cases) {
+    Run r = qalg(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one-line error expected: " << r.out;
+  }
+  std::filesystem::remove(el);
+  std::filesystem::remove(dot);
+}
