@@ -69,7 +69,9 @@ TEST(QuiverFamilies, BadSpecsAreNamed) {
   EXPECT_NE(error_of([] { quiver_family("random:5,1.5,1"); }).find("p must be in [0, 1]"), std::string::npos);
   EXPECT_NE(error_of([] { quiver_family("random:5,0.5"); }).find("random:n,p,seed"), std::string::npos);
   EXPECT_NE(error_of([] { quiver_family("random:5,abc,1"); }).find("p must be a number"), std::string::npos);
-  EXPECT_NE(error_of([] { quiver_family("complete:100000"); }).find("GiB"), std::string::npos);
+  EXPECT_NE(error_of([] { quiver_family("complete:100000"); }).find("exceed the 2^32 basis limit"), std::string::npos);
+  EXPECT_NE(error_of([] { quiver_family("complete:60000"); }).find("GiB"), std::string::npos);
+  EXPECT_NE(error_of([] { quiver_family("random:100000,0.3,1"); }).find("GiB"), std::string::npos);
 }
 
 TEST(EdgeList, ParsesCommentsNamesAndLoneVertices) {
