@@ -1,0 +1,86 @@
+#pragma once
+// Host-side state behind DevicePlan and DeviceBatch: RAII device buffers and the cached work
+// lists (work_list.hpp) of each kernel. Internal to gpu/cuda.
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "qalg/gpu/kernels.hpp"
+#include "work_list.hpp"
+
+namespace qalg::gpu::detail {
+
+// Device errors are a different boundary from bad input: std::runtime_error.
+void check_cuda(cudaError_t e, const char* what);
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(const std::vector<T>& host) { upload(host); }
+  ~DeviceBuffer() { reset(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), n_(o.n_) { o.ptr_ = nullptr, o.n_ = 0; }
+  void upload(const std::vector<T>& host) {
+    reset();
+    n_ = host.size();
+    if (n_ == 0) return;
+    check_cuda(cudaMalloc(&ptr_, n_ * sizeof(T)), "cudaMalloc");
+    check_cuda(cudaMemcpy(ptr_, host.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  void reset() {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+    n_ = 0;
+  }
+  T* get() const { return ptr_; }
+  size_t size() const { return n_; }
+
+ private:
+  T* ptr_ = nullptr;
+  size_t n_ = 0;
+};
+
+struct WorkList {
+  DeviceBuffer<WorkItem> items;
+  DeviceBuffer<Term> terms;
+  uint32_t count = 0;
+  void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
+    items.upload(it);
+    terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);
+    count = static_cast<uint32_t>(it.size());
+  }
+};
+
+}  // namespace qalg::gpu::detail
+
+namespace qalg::gpu {
+
+struct DevicePlan::Impl {
+  // Decode work lists of every type, concatenated: items of type i are
+  // [decode_begin[i], decode_begin[i+1]).
+  detail::WorkList decode;
+  std::vector<uint32_t> decode_begin;
+};
+
+// Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.
+enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w };
+
+struct DeviceBatch::Impl {
+  detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type
+  detail::DeviceBuffer<uint32_t> identity;  // 0..M-1 (diagonal-first pass 1)
+  std::vector<uint32_t> type_begin;         // q + 1 offsets into rows
+  std::mutex mutex;
+  std::map<std::tuple<ListKind, uint32_t, uint32_t>, detail::WorkList> lists;
+  // Built on first use (outside any graph capture), then reused.
+  const detail::WorkList& list(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn);
+};
+
+}  // namespace qalg::gpu

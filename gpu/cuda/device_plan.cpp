@@ -1,0 +1,258 @@
+// DevicePlan / DeviceBatch: validate a KernelPlan and a batch's row types, group the rows per
+// type, and build the tile work lists of each kernel (SPEC §4 forward terms, §5 backward terms).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "device_impl.hpp"
+
+namespace qalg::gpu {
+namespace detail {
+
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+}  // namespace detail
+
+using detail::Term;
+using detail::WorkItem;
+
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::f32: return "fp32";
+    case DType::f16: return "fp16";
+    case DType::bf16: return "bf16";
+  }
+  return "?";
+}
+size_t dtype_size(DType t) { return t == DType::f32 ? 4 : 2; }
+const char* schedule_name(ForwardSchedule s) {
+  return s == ForwardSchedule::endpoint_fused ? "endpoint-fused" : "diagonal-first";
+}
+
+std::vector<uint32_t> cyclic_types(uint64_t M, uint32_t q) {
+  if (q == 0) throw std::invalid_argument("cyclic_types: q must be positive");
+  std::vector<uint32_t> t(M);
+  for (uint64_t p = 0; p < M; ++p) t[p] = static_cast<uint32_t>(p % q);
+  return t;
+}
+std::vector<uint32_t> interval_types(uint64_t M, uint32_t q, uint64_t L) {
+  if (q == 0 || L == 0) throw std::invalid_argument("interval_types: q and L must be positive");
+  std::vector<uint32_t> t(M);
+  for (uint64_t p = 0; p < M; ++p) t[p] = static_cast<uint32_t>((p % (q * L)) / L);
+  return t;
+}
+
+static float term_coefficient(const PlanTerm& t, uint32_t i, uint32_t j) {
+  if (t.den == 0)
+    throw std::invalid_argument("KernelPlan: term of B(" + std::to_string(i) + "," +
+                                std::to_string(j) + ") has denominator 0");
+  return static_cast<float>(t.coefficient());
+}
+
+DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::make_unique<Impl>()) {
+  const uint32_t q = plan_.q;
+  if (q == 0) throw std::invalid_argument("KernelPlan: q must be positive");
+  if (plan_.input_widths.size() != q || plan_.output_widths.size() != q)
+    throw std::invalid_argument("KernelPlan: expected " + std::to_string(q) +
+                                " input and output widths, got " +
+                                std::to_string(plan_.input_widths.size()) + " and " +
+                                std::to_string(plan_.output_widths.size()));
+  if (plan_.terms.size() != size_t(q) * q)
+    throw std::invalid_argument("KernelPlan: expected q*q = " + std::to_string(q * q) +
+                                " term lists, got " + std::to_string(plan_.terms.size()));
+  in_off_.assign(q + 1, 0);
+  out_off_.assign(q + 1, 0);
+  for (uint32_t g = 0; g < q; ++g) {
+    in_off_[g + 1] = in_off_[g] + plan_.input_widths[g];
+    out_off_[g + 1] = out_off_[g] + plan_.output_widths[g];
+    aligned8_ = aligned8_ && plan_.input_widths[g] % 8 == 0 && plan_.output_widths[g] % 8 == 0;
+  }
+  if (in_off_[q] >= (1ull << 31) || out_off_[q] >= (1ull << 31))
+    throw std::invalid_argument("KernelPlan: K and N must be below 2^31");
+  for (uint32_t i = 0; i < q; ++i)
+    for (uint32_t j = 0; j < q; ++j)
+      for (const PlanTerm& t : plan_.B(i, j)) {
+        if (t.input_group >= q)
+          throw std::invalid_argument("KernelPlan: B(" + std::to_string(i) + "," +
+                                      std::to_string(j) + ") names input group " +
+                                      std::to_string(t.input_group) + " >= q");
+        term_coefficient(t, i, j);
+      }
+  // Decode lists: for each type, every (output group, 64-column tile) with its terms.
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  impl_->decode_begin.assign(q + 1, 0);
+  for (uint32_t i = 0; i < q; ++i) {
+    impl_->decode_begin[i] = static_cast<uint32_t>(items.size());
+    for (uint32_t j = 0; j < q; ++j) {
+      const uint32_t tb = static_cast<uint32_t>(terms.size());
+      for (const PlanTerm& t : plan_.B(i, j))
+        terms.push_back(Term{uint32_t(in_off_[t.input_group]), plan_.input_widths[t.input_group],
+                             term_coefficient(t, i, j), 0});
+      const uint32_t tc = static_cast<uint32_t>(terms.size()) - tb;
+      for (uint32_t n0 = 0; n0 < plan_.output_widths[j]; n0 += 64)
+        items.push_back(WorkItem{0, 1, uint32_t(out_off_[j] + n0),
+                                 std::min<uint32_t>(64, plan_.output_widths[j] - n0), tb, tc, 0.f, 0});
+    }
+  }
+  impl_->decode_begin[q] = static_cast<uint32_t>(items.size());
+  impl_->decode.upload(items, terms);
+}
+
+DevicePlan::~DevicePlan() = default;
+
+DeviceBatch::DeviceBatch(const DevicePlan& plan, std::vector<uint32_t> type_of_row)
+    : plan_(plan), types_(std::move(type_of_row)), impl_(std::make_unique<Impl>()) {
+  const uint32_t q = plan.q();
+  if (types_.size() >= (1ull << 31)) throw std::invalid_argument("DeviceBatch: too many rows");
+  std::vector<uint32_t> count(q, 0);
+  for (size_t p = 0; p < types_.size(); ++p) {
+    if (types_[p] >= q)
+      throw std::invalid_argument("DeviceBatch: row " + std::to_string(p) + " has type " +
+                                  std::to_string(types_[p]) + ", but the plan has q = " +
+                                  std::to_string(q));
+    ++count[types_[p]];
+  }
+  impl_->type_begin.assign(q + 1, 0);
+  for (uint32_t i = 0; i < q; ++i) impl_->type_begin[i + 1] = impl_->type_begin[i] + count[i];
+  std::vector<uint32_t> rows(types_.size()), fill(impl_->type_begin.begin(), impl_->type_begin.end() - 1);
+  std::vector<uint32_t> ident(types_.size());
+  for (size_t p = 0; p < types_.size(); ++p) {
+    rows[fill[types_[p]]++] = static_cast<uint32_t>(p);
+    ident[p] = static_cast<uint32_t>(p);
+  }
+  impl_->rows.upload(rows);
+  impl_->identity.upload(ident);
+}
+
+DeviceBatch::~DeviceBatch() = default;
+
+namespace {
+
+// Forward tiles, ordered (j, column tile) outer and type inner, so the CTAs running together
+// share W_jj (and x_j) in L2.
+void build_forward(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn,
+                   std::vector<WorkItem>& items, std::vector<Term>& terms) {
+  const DevicePlan& dp = b.plan();
+  const KernelPlan& p = dp.plan();
+  const auto& tb = b.impl().type_begin;
+  const auto& in = dp.input_offsets();
+  const auto& out = dp.output_offsets();
+  const uint32_t q = p.q;
+  if (kind == ListKind::diag_pass1) {  // x_j W_jj for every row, every j whose W_jj is used
+    for (uint32_t j = 0; j < q; ++j) {
+      if (!(p.block_used.size() == size_t(q) * q ? p.block_used[size_t(j) * q + j] : 1)) continue;
+      const uint32_t t0 = static_cast<uint32_t>(terms.size());
+      terms.push_back(Term{uint32_t(in[j]), p.input_widths[j], 1.0f, 0});
+      for (uint32_t n0 = 0; n0 < p.output_widths[j]; n0 += bn)
+        for (uint64_t m0 = 0; m0 < b.rows(); m0 += bm)
+          items.push_back(WorkItem{uint32_t(m0), uint32_t(std::min<uint64_t>(bm, b.rows() - m0)),
+                                   uint32_t(out[j] + n0), std::min(bn, p.output_widths[j] - n0), t0,
+                                   1, 0.f, 0});
+    }
+    return;
+  }
+  for (uint32_t j = 0; j < q; ++j) {
+    for (uint32_t n0 = 0; n0 < p.output_widths[j]; n0 += bn) {
+      for (uint32_t i = 0; i < q; ++i) {
+        const uint32_t cnt = tb[i + 1] - tb[i];
+        if (cnt == 0) continue;
+        const uint32_t t0 = static_cast<uint32_t>(terms.size());
+        float diag = 0.f;
+        for (const PlanTerm& t : p.B(i, j)) {
+          const float c = static_cast<float>(t.coefficient());
+          if (kind == ListKind::diag_pass2 && t.input_group == j) {
+            diag += c;
+            continue;
+          }
+          terms.push_back(Term{uint32_t(in[t.input_group]), p.input_widths[t.input_group], c, 0});
+        }
+        const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
+        for (uint32_t m0 = 0; m0 < cnt; m0 += bm)
+          items.push_back(WorkItem{tb[i] + m0, std::min(bm, cnt - m0), uint32_t(out[j] + n0),
+                                   std::min(bn, p.output_widths[j] - n0), t0, tc, diag, 0});
+      }
+    }
+  }
+}
+
+// dX: output group k of a type-i row sums ȳ_j W_kjᵀ over the j with k ∈ B(i, j) (SPEC §5).
+void build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<WorkItem>& items,
+                  std::vector<Term>& terms) {
+  const DevicePlan& dp = b.plan();
+  const KernelPlan& p = dp.plan();
+  const auto& tb = b.impl().type_begin;
+  const uint32_t q = p.q;
+  for (uint32_t k = 0; k < q; ++k)
+    for (uint32_t n0 = 0; n0 < p.input_widths[k]; n0 += bn)
+      for (uint32_t i = 0; i < q; ++i) {
+        const uint32_t cnt = tb[i + 1] - tb[i];
+        if (cnt == 0) continue;
+        const uint32_t t0 = static_cast<uint32_t>(terms.size());
+        for (uint32_t j = 0; j < q; ++j)
+          for (const PlanTerm& t : p.B(i, j))
+            if (t.input_group == k)
+              terms.push_back(Term{uint32_t(dp.output_offsets()[j]), p.output_widths[j],
+                                   static_cast<float>(t.coefficient()), 0});
+        const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
+        for (uint32_t m0 = 0; m0 < cnt; m0 += bm)
+          items.push_back(WorkItem{tb[i] + m0, std::min(bm, cnt - m0),
+                                   uint32_t(dp.input_offsets()[k] + n0),
+                                   std::min(bn, p.input_widths[k] - n0), t0, tc, 0.f, 0});
+      }
+}
+
+// dW: block (k, j) sums x_kᵀ ȳ_j over the rows of every type i with k ∈ B(i, j) (SPEC §5).
+void build_grad_w(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<WorkItem>& items,
+                  std::vector<Term>& terms) {
+  const DevicePlan& dp = b.plan();
+  const KernelPlan& p = dp.plan();
+  const auto& tb = b.impl().type_begin;
+  const uint32_t q = p.q;
+  for (uint32_t k = 0; k < q; ++k)
+    for (uint32_t j = 0; j < q; ++j) {
+      const uint32_t t0 = static_cast<uint32_t>(terms.size());
+      for (uint32_t i = 0; i < q; ++i) {
+        const uint32_t cnt = tb[i + 1] - tb[i];
+        if (cnt == 0) continue;
+        for (const PlanTerm& t : p.B(i, j))
+          if (t.input_group == k)
+            terms.push_back(Term{tb[i], cnt, static_cast<float>(t.coefficient()), 0});
+      }
+      const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
+      for (uint32_t m0 = 0; m0 < p.input_widths[k]; m0 += bm)
+        for (uint32_t n0 = 0; n0 < p.output_widths[j]; n0 += bn)
+          items.push_back(WorkItem{uint32_t(dp.input_offsets()[k] + m0),
+                                   std::min(bm, p.input_widths[k] - m0),
+                                   uint32_t(dp.output_offsets()[j] + n0),
+                                   std::min(bn, p.output_widths[j] - n0), t0, tc, 0.f, 0});
+    }
+}
+
+}  // namespace
+
+const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind kind, uint32_t bm,
+                                                uint32_t bn) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_tuple(kind, bm, bn);
+  auto it = lists.find(key);
+  if (it != lists.end()) return it->second;
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  switch (kind) {
+    case ListKind::forward:
+    case ListKind::diag_pass1:
+    case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;
+    case ListKind::grad_x: build_grad_x(b, bm, bn, items, terms); break;
+    case ListKind::grad_w: build_grad_w(b, bm, bn, items, terms); break;
+  }
+  if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
+  auto& wl = lists[key];
+  wl.upload(items, terms);
+  return wl;
+}
+
+}  // namespace qalg::gpu

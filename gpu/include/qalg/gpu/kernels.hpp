@@ -1,0 +1,136 @@
+#pragma once
+// CUDA kernels that execute a KernelPlan (SPEC §4–6). They read only the plan: the per-type term
+// lists B(i, j) and the group widths are uploaded once (DevicePlan); the row types of a batch are
+// grouped per type once (DeviceBatch). Every entry point validates shapes, dtypes, type ids,
+// pointers and alignment on the host and throws std::invalid_argument before any launch.
+//
+// Layouts (all row-major): X is M×K, W is the K×N canonical weight bank, Y is M×N. Inputs are
+// BF16, FP16 or FP32; accumulation is always FP32; outputs have the input dtype.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "qalg/gpu/kernel_plan.hpp"
+
+namespace qalg::gpu {
+
+enum class DType { f32, f16, bf16 };
+const char* dtype_name(DType t);
+size_t dtype_size(DType t);
+
+// SPEC §6: endpoint-fused accumulates every term of B(i, j) before one write; diagonal-first runs
+// the block-diagonal x_j W_jj over all rows, then adds the type-dependent terms.
+enum class ForwardSchedule { endpoint_fused, diagonal_first };
+const char* schedule_name(ForwardSchedule s);
+
+// A non-owning view of a row-major device matrix.
+struct DeviceMatrix {
+  void* data = nullptr;
+  DType dtype = DType::bf16;
+  uint64_t rows = 0, cols = 0;
+};
+
+// One flat work list on the device plus what a launch needs to read it.
+struct DeviceWorkList;
+
+// The plan on the device: forward terms B(i, j), transposed terms for dX, decode work lists.
+class DevicePlan {
+ public:
+  // Throws std::invalid_argument if the plan is inconsistent (widths, term groups, coefficients).
+  explicit DevicePlan(KernelPlan plan);
+  ~DevicePlan();
+  DevicePlan(const DevicePlan&) = delete;
+  DevicePlan& operator=(const DevicePlan&) = delete;
+
+  const KernelPlan& plan() const { return plan_; }
+  uint32_t q() const { return plan_.q; }
+  uint64_t K() const { return in_off_.back(); }
+  uint64_t N() const { return out_off_.back(); }
+  const std::vector<uint64_t>& input_offsets() const { return in_off_; }    // q + 1 entries
+  const std::vector<uint64_t>& output_offsets() const { return out_off_; }  // q + 1 entries
+  // Whether every width is a multiple of 8 (16-byte rows for BF16/FP16 tensor-core tiles).
+  bool widths_vector_aligned() const { return aligned8_; }
+
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  KernelPlan plan_;
+  std::vector<uint64_t> in_off_, out_off_;
+  bool aligned8_ = true;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The rows of one batch grouped by type (type_of_row[p] = τ(p), SPEC §4 type schedules), with
+// the tile work lists of each kernel built on first use and cached (so CUDA-graph capture of a
+// warmed-up call launches kernels only).
+class DeviceBatch {
+ public:
+  // Throws std::invalid_argument if a type id is >= q.
+  DeviceBatch(const DevicePlan& plan, std::vector<uint32_t> type_of_row);
+  ~DeviceBatch();
+  DeviceBatch(const DeviceBatch&) = delete;
+  DeviceBatch& operator=(const DeviceBatch&) = delete;
+
+  const DevicePlan& plan() const { return plan_; }
+  uint64_t rows() const { return types_.size(); }
+  const std::vector<uint32_t>& types() const { return types_; }
+
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  const DevicePlan& plan_;
+  std::vector<uint32_t> types_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Type schedules of SPEC §4.
+std::vector<uint32_t> cyclic_types(uint64_t M, uint32_t q);                 // τ(p) = p mod q
+std::vector<uint32_t> interval_types(uint64_t M, uint32_t q, uint64_t L);  // ⌊(p mod qL)/L⌋
+
+// Y = rows of X through T_τ(p)(W). diagonal_first needs an FP32 workspace of M×N floats.
+void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMatrix& X,
+             const DeviceMatrix& W, const DeviceMatrix& Y, float* workspace = nullptr,
+             cudaStream_t stream = nullptr);
+
+// One row of type `type` (decoding): x is 1×K, y is 1×N; vector reductions over W's rows.
+void decode(const DevicePlan& plan, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,
+            const DeviceMatrix& y, cudaStream_t stream = nullptr);
+
+// SPEC §5: dX = rows of dY through T_τ(p)(W)ᵀ; dW = Σ_p (adjoint of T) applied to x_pᵀ dy_p.
+// One owner per output element (no atomics); blocks of W that no term uses get dW = 0.
+void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceMatrix& W,
+                 const DeviceMatrix& dX, cudaStream_t stream = nullptr);
+void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMatrix& dY,
+                 const DeviceMatrix& dW, cudaStream_t stream = nullptr);
+
+// Square block-algebra product C = A ⋆ B (SPEC §4 "square block products"): A, B, C are n×n with
+// n = q·b, block (i, k) of A multiplies block (k, j) of B with the plan's coefficients. This is
+// the forward map with interval types of length b; `batch` must be interval_types(n, q, n/q).
+void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const DeviceMatrix& B,
+                   const DeviceMatrix& C, cudaStream_t stream = nullptr);
+
+// Gated FFN: H = SiLU(X ⋆ Wg) ⊙ (X ⋆ Wu) with gate and up in one kernel (one read of X tiles),
+// then Y = H ⋆ Wd. `up` types the D→F projections, `down` the F→D one (same row types).
+// H is an M×F scratch matrix of the input dtype.
+void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatrix& X,
+               const DeviceMatrix& Wg, const DeviceMatrix& Wu, const DeviceMatrix& Wd,
+               const DeviceMatrix& H, const DeviceMatrix& Y, cudaStream_t stream = nullptr);
+// The decode form (one row of type `type`).
+void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type,
+                      const DeviceMatrix& x, const DeviceMatrix& Wg, const DeviceMatrix& Wu,
+                      const DeviceMatrix& Wd, const DeviceMatrix& h, const DeviceMatrix& y,
+                      cudaStream_t stream = nullptr);
+
+// Tile choice of the tensor-core forward kernel (calibrated per shape, see bench/gpu).
+struct TileConfig {
+  uint32_t bm = 64, bn = 128;
+};
+void set_forward_tiles(TileConfig t);  // process-wide; validated against the compiled set
+TileConfig forward_tiles();
+
+}  // namespace qalg::gpu

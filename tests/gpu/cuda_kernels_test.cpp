@@ -1,0 +1,71 @@
+// Conformance of the CUDA kernels (issue 6), label gpu: every kernel × tables (complete q = 2, 4,
+// 8, 32; Q_2^{⊗2}; Q_2^{⊗3}; a cycle; a random quiver; unequal and odd widths) × dtypes ×
+// integer/random inputs, small shapes; then paper-sized shapes. References: cuBLAS on T_i(W)
+// materialised from the table (cuda_dense_reference.hpp).
+#include <gtest/gtest.h>
+
+#include "cuda_conformance.hpp"
+#include "gpu/table_builders.hpp"
+
+namespace qalg::gpu::test {
+namespace {
+
+std::vector<uint32_t> same(uint32_t q, uint32_t w) { return std::vector<uint32_t>(q, w); }
+
+TableData q2_power(int L) {
+  TableData t = complete_table(2);
+  for (int l = 1; l < L; ++l) t = tensor_table(t, complete_table(2));
+  return t;
+}
+
+std::vector<TableCase> small_cases() {
+  std::mt19937_64 rng(20261129);
+  std::vector<TableCase> cs;
+  cs.push_back({"complete:2", complete_table(2), same(2, 32), same(2, 32)});
+  cs.push_back({"complete:4", complete_table(4), same(4, 32), same(4, 32)});
+  cs.push_back({"complete:8", complete_table(8), same(8, 16), same(8, 16)});
+  cs.push_back({"complete:32", complete_table(32), same(32, 8), same(32, 8)});
+  cs.push_back({"Q2^2", q2_power(2), same(4, 16), same(4, 16)});
+  cs.push_back({"Q2^3", q2_power(3), same(8, 16), same(8, 16)});
+  cs.push_back({"cycle:4", quiver_table(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}), same(4, 16), same(4, 16)});
+  cs.push_back({"random:5", quiver_table(5, random_simple_arrows(rng, 5, 0.4)), same(5, 24), same(5, 24)});
+  cs.push_back({"complete:4/unequal", complete_table(4), {16, 32, 8, 64}, {24, 8, 40, 16}});
+  cs.push_back({"complete:3/odd", complete_table(3), {3, 9, 5}, {7, 4, 10}});
+  return cs;
+}
+
+class SmallConformance : public ::testing::TestWithParam<DType> {};
+
+TEST_P(SmallConformance, EveryKernelMatchesTheTableReference) {
+  uint64_t seed = 1;
+  for (const TableCase& c : small_cases())
+    for (bool integer : {true, false}) run_conformance(c, GetParam(), integer, 203, seed++);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, SmallConformance,
+                         ::testing::Values(DType::bf16, DType::f16, DType::f32),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+// Paper-sized shapes (SPEC §6), BF16: Qwen3-8B projection at q = 32, a Q_2^{⊗3} projection,
+// the square product n = 4096 (b = 128), the Qwen3-1.7B gated FFN at q = 32.
+TEST(PaperConformance, Qwen3_8B_q32) {
+  run_conformance({"complete:32/8B", complete_table(32), same(32, 128), same(32, 384)}, DType::bf16,
+                  false, 2048, 11, kFwdFused | kFwdDiag | kDecode | kGradX | kGradW);
+  run_conformance({"complete:32/8B", complete_table(32), same(32, 128), same(32, 384)}, DType::bf16,
+                  true, 2048, 12, kFwdFused | kFwdDiag | kGradX | kGradW);
+}
+TEST(PaperConformance, Q2Cubed) {
+  run_conformance({"Q2^3/1.7B", q2_power(3), same(8, 256), same(8, 768)}, DType::bf16, false, 2048,
+                  13, kFwdFused | kFwdDiag | kGradX | kGradW);
+}
+TEST(PaperConformance, SquareProductN4096) {
+  run_conformance({"complete:32/square", complete_table(32), same(32, 128), same(32, 128)},
+                  DType::bf16, false, 64, 14, kSquare);
+}
+TEST(PaperConformance, GatedFfnQwen3_1_7B_q32) {
+  run_conformance({"complete:32/1.7B-ffn", complete_table(32), same(32, 64), same(32, 192)},
+                  DType::bf16, false, 2048, 15, kFfn);
+}
+
+}  // namespace
+}  // namespace qalg::gpu::test

@@ -1,0 +1,110 @@
+// Bad input to the CUDA entry points (issue 6): each is refused on the host with a message that
+// names the argument, before any launch; and non-finite values in W propagate as in the dense
+// reference (a NaN/Inf in block W_kj reaches exactly the outputs whose terms use that block).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cuda_harness.hpp"
+#include "gpu/table_builders.hpp"
+#include "qalg/gpu/cuda_dense_reference.hpp"
+#include "qalg/gpu/lowering.hpp"
+
+namespace qalg::gpu::test {
+namespace {
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+struct Fixture : ::testing::Test {
+  DevicePlan plan{lower_table(complete_table(4), {16, 16, 16, 16}, {8, 8, 8, 8})};
+  DeviceBatch batch{plan, cyclic_types(10, 4)};
+  DevMatrix X{DType::bf16, 10, 64}, W{DType::bf16, 64, 32}, Y{DType::bf16, 10, 32};
+};
+
+TEST_F(Fixture, ShapeMismatchNamesTheArgument) {
+  DevMatrix Wbad(DType::bf16, 64, 40);
+  const std::string m = error_of([&] { forward(batch, ForwardSchedule::endpoint_fused, X.view(), Wbad.view(), Y.view()); });
+  EXPECT_NE(m.find("forward: W is 64x40, expected 64x32"), std::string::npos) << m;
+}
+
+TEST_F(Fixture, DtypeMismatchIsRefused) {
+  DevMatrix Wf(DType::f32, 64, 32);
+  const std::string m = error_of([&] { backward_dx(batch, Y.view(), Wf.view(), X.view()); });
+  EXPECT_NE(m.find("W has dtype fp32, expected bf16"), std::string::npos) << m;
+}
+
+TEST_F(Fixture, NullAndMisalignedPointersAreRefused) {
+  DeviceMatrix null_y = Y.view();
+  null_y.data = nullptr;
+  EXPECT_NE(error_of([&] { forward(batch, ForwardSchedule::endpoint_fused, X.view(), W.view(), null_y); })
+                .find("Y is a null pointer"), std::string::npos);
+  DeviceMatrix odd = X.view();
+  odd.data = static_cast<char*>(odd.data) + 2;
+  EXPECT_NE(error_of([&] { forward(batch, ForwardSchedule::endpoint_fused, odd, W.view(), Y.view()); })
+                .find("X is not 16-byte aligned"), std::string::npos);
+  EXPECT_NE(error_of([&] { forward(batch, ForwardSchedule::diagonal_first, X.view(), W.view(), Y.view(), nullptr); })
+                .find("workspace"), std::string::npos);
+}
+
+TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {
+  EXPECT_NE(error_of([&] { DeviceBatch b(plan, {0, 1, 4}); }).find("row 2 has type 4"), std::string::npos);
+  DevMatrix x1(DType::bf16, 1, 64), y1(DType::bf16, 1, 32);
+  EXPECT_NE(error_of([&] { decode(plan, 7, x1.view(), W.view(), y1.view()); }).find("type 7 is out of range"),
+            std::string::npos);
+}
+
+TEST_F(Fixture, WidthsThatDoNotAddUpAreRefused) {
+  KernelPlan p = plan.plan();
+  p.output_widths.pop_back();
+  EXPECT_NE(error_of([&] { DevicePlan bad(p); }).find("expected 4 input and output widths"), std::string::npos);
+  p = plan.plan();
+  p.terms[0].push_back(PlanTerm{9, 1, 1});
+  EXPECT_NE(error_of([&] { DevicePlan bad(p); }).find("names input group 9"), std::string::npos);
+}
+
+TEST(NonFinite, NanAndInfInWPropagateAsInTheDenseReference) {
+  for (DType t : {DType::bf16, DType::f32}) {
+    const TableData table = complete_table(4);
+    const std::vector<uint32_t> w(4, 16);
+    DevicePlan plan(lower_table(table, w, w));
+    const auto types = cyclic_types(37, 4);
+    DeviceBatch batch(plan, types);
+    CudaDenseReference ref(table, w, w);
+    std::mt19937_64 rng(5);
+    DevMatrix X(t, 37, 64), W(t, 64, 64), Y(t, 37, 64);
+    X.upload(integer_values(rng, 37 * 64, 2));
+    auto wv = integer_values(rng, 64 * 64, 2);
+    wv[(16 + 3) * 64 + 40] = NAN;       // block W_12: reaches y_2 of type-1 rows
+    wv[(48 + 1) * 64 + 50] = INFINITY;  // block W_33: reaches y_3 of every row
+    W.upload(wv);
+    DevFloats r(37 * 64);
+    ref.forward(types, X.view(), W.view(), r.p);
+    const auto rv = r.download();
+    for (auto s : {ForwardSchedule::endpoint_fused, ForwardSchedule::diagonal_first}) {
+      DevFloats ws(37 * 64);
+      Y.poison();
+      forward(batch, s, X.view(), W.view(), Y.view(), ws.p);
+      cuda_ok(cudaDeviceSynchronize(), "forward");
+      const auto yv = Y.download();
+      uint64_t nonfinite = 0;
+      for (size_t e = 0; e < yv.size(); ++e) {
+        ASSERT_EQ(std::isnan(yv[e]), std::isnan(rv[e])) << "element " << e << " " << schedule_name(s);
+        ASSERT_EQ(std::isinf(yv[e]), std::isinf(rv[e])) << "element " << e << " " << schedule_name(s);
+        if (!std::isfinite(rv[e])) ++nonfinite;
+        else ASSERT_EQ(yv[e], round_to(t, rv[e])) << "element " << e;
+      }
+      EXPECT_GT(nonfinite, 37u);  // the Inf column reaches every row
+    }
+  }
+}
+
+}  // namespace
+}  // namespace qalg::gpu::test
