@@ -42,9 +42,9 @@ SparseVector vector_from_json(const json& v, size_t dim, const std::string& wher
     std::string at = fmt::format("{} entry {}", where, n);
     if (!pair.is_array() || pair.size() != 2)
       throw InputError(at + ": expected [index, coefficient]");
-    if (!pair[0].is_number_unsigned())
+    if (!pair[0].is_number_integer() || pair[0].get<int64_t>() < 0)
       throw InputError(fmt::format("{}: index {} is not a non-negative integer", at, pair[0].dump()));
-    uint64_t index = pair[0].get<uint64_t>();
+    auto index = static_cast<uint64_t>(pair[0].get<int64_t>());
     if (index >= dim)
       throw InputError(fmt::format("{}: index {} out of range (dim {})", at, index, dim));
     out.emplace_back(static_cast<uint32_t>(index), parse_coefficient(pair[1], at));
@@ -75,7 +75,7 @@ BilinearAlgorithm algorithm_from_json(const json& j, const std::string& origin) 
     throw InputError(origin + ": unsupported \"version\" (expected 1)");
   if (!j.contains("field") || !j["field"].is_string())
     throw InputError(origin + ": missing \"field\" (\"Q\" or \"GF(p)\")");
-  if (!j.contains("dim") || !j["dim"].is_number_unsigned() || j["dim"].get<uint64_t>() == 0)
+  if (!j.contains("dim") || !j["dim"].is_number_integer() || j["dim"].get<int64_t>() <= 0)
     throw InputError(origin + ": \"dim\" must be a positive integer");
   if (!j.contains("terms") || !j["terms"].is_array())
     throw InputError(origin + ": \"terms\" must be an array");

@@ -11,7 +11,7 @@ namespace qalg {
 namespace {
 
 constexpr size_t kMaxDim = 2048;                 // SPEC: no dense ranks above this
-constexpr size_t kMaxDenseEntries = size_t{1} << 21;
+constexpr size_t kMaxDenseEntries = size_t{1} << 18;
 constexpr size_t kMaxProjectionWork = size_t{1} << 28;
 
 struct FlatEntry {
@@ -80,7 +80,9 @@ std::optional<FlatteningRank> flattening_rank(const StructureTensor& t, int f, s
     if (field.is_rationals()) {
       QMatrix a(static_cast<slong>(n), static_cast<slong>(cols));
       for (size_t e = 0; e < m.size(); ++e) fmpq_set(a.at(m[e].row, col_index[e]), m[e].c->get());
-      return FlatteningRank{static_cast<size_t>(fmpq_mat_rank(a.get())), true, "exact over Q"};
+      QMatrix reduced(a.rows(), a.cols());  // FLINT 2.9 has no fmpq_mat_rank: rref returns it
+      return FlatteningRank{static_cast<size_t>(fmpq_mat_rref(reduced.get(), a.get())), true,
+                            "exact over Q"};
     }
     NModMatrix a(static_cast<slong>(n), static_cast<slong>(cols), field.characteristic());
     for (size_t e = 0; e < m.size(); ++e) a.at(m[e].row, col_index[e]) = field.residue(*m[e].c);

@@ -13,12 +13,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int code;
   std::string out;
 };
 
-Run qalg(const std::string& args) {
+CliRun qalg(const std::string& args) {
   fs::path log = fs::temp_directory_path() / ("qalg_rank_cli_" + std::to_string(::getpid()) + ".log");
   std::string cmd = std::string(QALG_BINARY) + " " + args + " > " + log.string() + " 2>&1";
   int status = std::system(cmd.c_str());
@@ -42,10 +42,10 @@ class RankCli : public ::testing::Test {
 };
 
 TEST_F(RankCli, CompleteTwoHasExactRankSix) {
-  Run r = qalg("rank complete:2");
+  CliRun r = qalg("rank complete:2");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("R = 6"), std::string::npos) << r.out;
-  Run j = qalg("rank complete:2 --power 2 --json");
+  CliRun j = qalg("rank complete:2 --power 2 --json");
   ASSERT_EQ(j.code, 0) << j.out;
   auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["rank"]["best_lower_bound"], 28);
@@ -55,13 +55,13 @@ TEST_F(RankCli, CompleteTwoHasExactRankSix) {
 
 TEST_F(RankCli, WrittenAlgorithmVerifiesAndACorruptedOneExitsOne) {
   ASSERT_EQ(qalg("rank complete:3 --write-algorithm " + path("q3.json")).code, 0);
-  Run ok = qalg("rank complete:3 --algorithm " + path("q3.json"));
+  CliRun ok = qalg("rank complete:3 --algorithm " + path("q3.json"));
   EXPECT_EQ(ok.code, 0) << ok.out;
   auto alg = nlohmann::json::parse(std::ifstream(path("q3.json")));
   EXPECT_EQ(alg["terms"].size(), 15u);  // 2·9 − 3
   alg["terms"][4]["gamma"][0][1] = "2";
   std::ofstream(path("bad.json")) << alg.dump();
-  Run bad = qalg("rank complete:3 --algorithm " + path("bad.json") + " --json");
+  CliRun bad = qalg("rank complete:3 --algorithm " + path("bad.json") + " --json");
   EXPECT_EQ(bad.code, 1) << bad.out;
   auto doc = nlohmann::json::parse(bad.out);
   EXPECT_FALSE(doc["algorithm"]["verified"]);
@@ -71,47 +71,47 @@ TEST_F(RankCli, WrittenAlgorithmVerifiesAndACorruptedOneExitsOne) {
 
 TEST_F(RankCli, BadAlgorithmFilesExitTwoWithAOneLineReason) {
   ASSERT_EQ(qalg("rank complete:2 --write-algorithm " + path("q2.json")).code, 0);
-  Run dim = qalg("rank complete:3 --algorithm " + path("q2.json"));
+  CliRun dim = qalg("rank complete:3 --algorithm " + path("q2.json"));
   EXPECT_EQ(dim.code, 2);
   EXPECT_NE(dim.out.find("dim"), std::string::npos) << dim.out;
-  Run field = qalg("rank complete:2 --field GF(5) --algorithm " + path("q2.json"));
+  CliRun field = qalg("rank complete:2 --field GF(5) --algorithm " + path("q2.json"));
   EXPECT_EQ(field.code, 2);
   EXPECT_NE(field.out.find("GF(5)"), std::string::npos) << field.out;
   write("text.json", R"({"format":"qalg-algorithm","version":1,"field":"Q","dim":4,
     "terms":[{"alpha":[[0,"x"]],"beta":[[0,"1"]],"gamma":[[0,"1"]]}]})");
-  Run text = qalg("rank complete:2 --algorithm " + path("text.json"));
+  CliRun text = qalg("rank complete:2 --algorithm " + path("text.json"));
   EXPECT_EQ(text.code, 2);
   EXPECT_NE(text.out.find("term 0 alpha"), std::string::npos) << text.out;
   EXPECT_EQ(qalg("rank complete:2 --algorithm " + path("missing.json")).code, 2);
 }
 
 TEST_F(RankCli, CostReportsExactFractions) {
-  Run r = qalg("cost complete:4 --shape 2048,4096,4096 --json");
+  CliRun r = qalg("cost complete:4 --shape 2048,4096,4096 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["fraction"], "7/16");
   EXPECT_EQ(doc["attention"]["forward_ceiling"], "32/23");
   EXPECT_EQ(doc["forward_macs"].get<uint64_t>() * 16, uint64_t{7} * 2048 * 4096 * 4096);
-  Run square = qalg("cost complete:2 --power 2 --shape 512,512,512 --json");
+  CliRun square = qalg("cost complete:2 --power 2 --shape 512,512,512 --json");
   ASSERT_EQ(square.code, 0) << square.out;
   auto sq = nlohmann::json::parse(square.out);
   EXPECT_EQ(sq["block_products"], 36);
   EXPECT_EQ(sq["square_products"]["macs"], 36ull * 128 * 128 * 128);
-  Run unequal = qalg("cost complete:2 --shape 8,96,64 --widths 32,64 --output-widths 16,48");
+  CliRun unequal = qalg("cost complete:2 --shape 8,96,64 --widths 32,64 --output-widths 16,48");
   EXPECT_EQ(unequal.code, 0) << unequal.out;
 }
 
 TEST_F(RankCli, CostRejectsShapesAndWidthsThatDoNotAddUp) {
-  Run widths = qalg("cost complete:2 --shape 8,96,64 --widths 32,60");
+  CliRun widths = qalg("cost complete:2 --shape 8,96,64 --widths 32,60");
   EXPECT_EQ(widths.code, 2);
   EXPECT_NE(widths.out.find("--widths"), std::string::npos) << widths.out;
   EXPECT_EQ(qalg("cost complete:2 --shape 8,96").code, 2);
   EXPECT_EQ(qalg("cost complete:2 --shape 8,x,64").code, 2);
   EXPECT_EQ(qalg("cost complete:3 --shape 8,64,64").code, 2);  // 3 ∤ 64
-  Run loop = qalg("cost " + std::string(QALG_SOURCE_DIR) + "/tests/rank/no_such_graph --shape 1,1,1");
+  CliRun loop = qalg("cost " + std::string(QALG_SOURCE_DIR) + "/tests/rank/no_such_graph --shape 1,1,1");
   EXPECT_EQ(loop.code, 2);
   write("loop.txt", "1 1\n");
-  Run slot = qalg("cost " + path("loop.txt") + " --shape 2,2,2");
+  CliRun slot = qalg("cost " + path("loop.txt") + " --shape 2,2,2");
   EXPECT_EQ(slot.code, 2);
   EXPECT_NE(slot.out.find("slot"), std::string::npos) << slot.out;
 }
