@@ -20,7 +20,7 @@ TEST(CanonicalAlgorithm, CompleteGraphOnTwoVerticesHasSixVerifiedTerms) {
 }
 
 RC_GTEST_PROP(CanonicalAlgorithm, VerifiesOnRandomQuiversWithLoopsAndParallelArrows, ()) {
-  Quiver q = *testing::random_quiver();
+  Quiver q = *verify::gen_quiver();
   for (const Field& f : {Field::rationals(), Field::prime(2), Field::prime(7)}) {
     StructureTensor t = graph_algebra(q, f);
     BilinearAlgorithm from_quiver = canonical_graph_algorithm(q, f);
@@ -44,13 +44,13 @@ RC_GTEST_PROP(ProductAlgorithm, VerifiesOnRandomTablesWithOneTermPerNonzeroProdu
 }
 
 RC_GTEST_PROP(ProductAlgorithm, CoincidesInLengthWithCanonicalOnGraphAlgebras, ()) {
-  Quiver q = *testing::random_quiver();
+  Quiver q = *verify::gen_quiver();
   StructureTensor t = graph_algebra(q, Field::rationals());
   RC_ASSERT(product_algorithm(t).length() == canonical_graph_algorithm(q, t.field()).length());
 }
 
 RC_GTEST_PROP(TensorProductAlgorithm, OfVerifiedAlgorithmsVerifiesAgainstTheTensorProduct, ()) {
-  StructureTensor a = graph_algebra(*testing::random_quiver(3, 4), Field::rationals());
+  StructureTensor a = graph_algebra(*verify::gen_quiver({.max_vertices = 3, .max_arrows = 4}), Field::rationals());
   StructureTensor b = *testing::random_table(3, 8);
   BilinearAlgorithm alg_a = canonical_graph_algorithm(a), alg_b = product_algorithm(b);
   BilinearAlgorithm alg = tensor_product_algorithm(alg_a, alg_b);
@@ -70,7 +70,7 @@ TEST(TensorProductAlgorithm, SquareOfCompleteTwoHasThirtySixTerms) {
 // Every term of the canonical algorithm has nonzero α, β, γ, so changing one coefficient by
 // δ ≠ 0 changes Σ α⊗β⊗γ by δ·(b_x* ⊗ β ⊗ γ) (or the analogue) ≠ 0.
 RC_GTEST_PROP(Verification, CorruptingOneCoefficientFailsAtARealFirstDifference, ()) {
-  Quiver q = *testing::random_quiver(4, 6);
+  Quiver q = *verify::gen_quiver({.max_vertices = 4, .max_arrows = 6});
   const bool over_q = *rc::gen::arbitrary<bool>();
   Field f = over_q ? Field::rationals() : Field::prime(5);
   StructureTensor t = graph_algebra(q, f);
@@ -79,7 +79,7 @@ RC_GTEST_PROP(Verification, CorruptingOneCoefficientFailsAtARealFirstDifference,
   int part = *rc::gen::inRange(0, 3);
   SparseVector& v = part == 0 ? alg.terms[l].alpha : part == 1 ? alg.terms[l].beta : alg.terms[l].gamma;
   uint32_t index = *rc::gen::inRange<uint32_t>(0, static_cast<uint32_t>(t.dim()));
-  Rational delta = over_q ? testing::random_rational() : Rational(*rc::gen::inRange(1, 5));
+  Rational delta = over_q ? *verify::gen_scalar(f) : Rational(*rc::gen::inRange(1, 5));
   RC_PRE(!delta.is_zero());
   v.emplace_back(index, delta);
   normalize(alg);

@@ -126,7 +126,7 @@ RC_GTEST_PROP(Flattening, MatchesDenseRanksOnRandomTables, ()) {
 
 RC_GTEST_PROP(Flattening, GraphAlgebrasHaveFullRankFlattenings, ()) {
   // With a unit every flattening has rank dim A (A² = A, and x ↦ L_x, x ↦ R_x are injective).
-  StructureTensor t = graph_algebra(*testing::random_quiver(), Field::rationals());
+  StructureTensor t = graph_algebra(*verify::gen_quiver(), Field::rationals());
   FlatteningOutcome o = flattening_bound(t);
   for (int f = 0; f < 3; ++f) RC_ASSERT(o.ranks[f] && o.ranks[f]->rank == t.dim());
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Shared generators and independent oracles for the rank tests.
+// Rank-test helpers: random general tables (quivers come from qalg/verify/generators.hpp) and
+// an independent oracle for the coefficients of an algorithm.
 #include <string>
 #include <vector>
 
@@ -10,35 +11,12 @@
 #include "qalg/algebra/quiver_input.hpp"
 #include "qalg/algebra/structure_tensor.hpp"
 #include "qalg/rank/bilinear_algorithm.hpp"
+#include "qalg/verify/generators.hpp"
 
 namespace qalg::testing {
 
 inline StructureTensor graph_table(const std::string& spec, const Field& f = Field::rationals()) {
   return graph_algebra(read_quiver(spec), f);
-}
-
-// A random quiver with 1..max_vertices vertices and up to max_arrows arrows; loops and parallel
-// arrows allowed (SPEC §1).
-inline rc::Gen<Quiver> random_quiver(int max_vertices = 5, int max_arrows = 8) {
-  return rc::gen::exec([=] {
-    Quiver q;
-    int n = *rc::gen::inRange(1, max_vertices + 1);
-    for (int v = 0; v < n; ++v) q.vertices.push_back("v" + std::to_string(v));
-    int m = *rc::gen::inRange(0, max_arrows + 1);
-    for (int a = 0; a < m; ++a) {
-      auto s = static_cast<uint32_t>(*rc::gen::inRange(0, n));
-      auto t = static_cast<uint32_t>(*rc::gen::inRange(0, n));
-      q.arrows.push_back({s, t, "a" + std::to_string(a)});
-    }
-    return q;
-  });
-}
-
-// A random small rational in [-4, 4] with denominator 1..3.
-inline Rational random_rational() {
-  slong num = *rc::gen::inRange(-4, 5);
-  ulong den = static_cast<ulong>(*rc::gen::inRange(1, 4));
-  return Rational(num, den);
 }
 
 // A random table (no structure assumed: usually neither associative nor unital).
@@ -51,7 +29,7 @@ inline rc::Gen<StructureTensor> random_table(int max_dim = 4, int max_entries = 
     int m = *rc::gen::inRange(0, max_entries + 1);
     for (int e = 0; e < m; ++e)
       t.add(*rc::gen::inRange(0, n), *rc::gen::inRange(0, n), *rc::gen::inRange(0, n),
-            random_rational());
+            *verify::gen_scalar(Field::rationals()));
     t.finalize();
     return t;
   });
