@@ -45,3 +45,7 @@ test: test-deps build
 
 clean:
 	rm -rf $(BUILD)
+
+# GPU conformance on a machine with an H200 (issue 6): builds gpu/ alone, writes results/gpu/.
+gpu-check:
+	bash scripts/gpu_check.sh results/gpu

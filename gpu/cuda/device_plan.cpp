@@ -68,7 +68,8 @@ DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::mak
   for (uint32_t g = 0; g < q; ++g) {
     in_off_[g + 1] = in_off_[g] + plan_.input_widths[g];
     out_off_[g + 1] = out_off_[g] + plan_.output_widths[g];
-    aligned8_ = aligned8_ && plan_.input_widths[g] % 8 == 0 && plan_.output_widths[g] % 8 == 0;
+    for (uint32_t w : {plan_.input_widths[g], plan_.output_widths[g]})
+      while (vector_width_ > 1 && w % vector_width_ != 0) vector_width_ /= 2;
   }
   if (in_off_[q] >= (1ull << 31) || out_off_[q] >= (1ull << 31))
     throw std::invalid_argument("KernelPlan: K and N must be below 2^31");

@@ -26,10 +26,10 @@ inline GemmArgs with_list(GemmArgs a, const WorkList& wl, uint32_t first = 0) {
   return a;
 }
 
-template <typename T, int MODE, int BM, int BN, int NB, int EPI>
+template <typename T, int MODE, int BM, int BN, int NB, int EPI, int VEC = 8>
 void launch_tc(const WorkList& wl, GemmArgs a, cudaStream_t s) {
   if (wl.count == 0) return;
-  auto kernel = tc_gemm_kernel<T, MODE, BM, BN, NB, EPI>;
+  auto kernel = tc_gemm_kernel<T, MODE, BM, BN, NB, EPI, VEC>;
   constexpr size_t smem = tc_smem_bytes<MODE, BM, BN, NB>();
   static const cudaError_t attr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));

@@ -24,6 +24,8 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, uint32_t bm, uint32_t bn, cu
       if (bm == 128 && bn == 64) return launch_tc<T, kForward, 128, 64, 1, kStore>(wl, a, s);
       throw std::invalid_argument("forward: no compiled tile " + std::to_string(bm) + "x" + std::to_string(bn));
     }
+    if (b.plan().vector_width() == 4)  // widths multiple of 4: 8-byte copies
+      return launch_tc<T, kForward, 64, 128, 1, kStore, 4>(impl.list(b, ListKind::forward, 64, 128), a, s);
   }
   launch_simt<T, kForward, 1, kStore>(impl.list(b, ListKind::forward, kSimtBM, kSimtBN), a, s);
 }

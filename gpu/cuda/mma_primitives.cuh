@@ -19,6 +19,17 @@ __device__ __forceinline__ void cp_async16(void* dst, const void* src, bool vali
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
                "r"(n));
 }
+// 8-byte variant (rows whose widths are multiples of 4 elements but not of 8).
+__device__ __forceinline__ void cp_async8(void* dst, const void* src, bool valid) {
+  const int n = valid ? 8 : 0;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
+               "r"(n));
+}
+template <int VEC>
+__device__ __forceinline__ void cp_async_vec(void* dst, const void* src, bool valid) {
+  if constexpr (VEC == 8) cp_async16(dst, src, valid);
+  else cp_async8(dst, src, valid);
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {

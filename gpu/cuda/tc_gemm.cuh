@@ -33,27 +33,27 @@ constexpr size_t tc_smem_bytes() {
   return size_t(kTcStages) * (ATile<MODE, BM>::kElems + NB * BTile<MODE, BN>::kElems) * 2;
 }
 
-template <typename T, int MODE, int BM, int BN, int NB>
+template <typename T, int MODE, int BM, int BN, int NB, int VEC>
 __device__ __forceinline__ void tc_load_stage(const GemmArgs& g, const WorkItem& w, const Term& t,
                                               uint32_t kk0, T* sA, T* sB) {
   const int tid = threadIdx.x;
   const T* A = static_cast<const T*>(g.A);
   if constexpr (MODE == kGradW) {
-    constexpr int kChunks = kTcBK * (BM / 8);
+    constexpr int kChunks = kTcBK * (BM / VEC);
     for (int c = tid; c < kChunks; c += kTcThreads) {
-      const int r = c / (BM / 8), mc = c % (BM / 8);
-      const bool ok = kk0 + r < t.len && uint32_t(mc * 8) < w.m_count;
-      const T* src = ok ? A + uint64_t(g.rows[t.a + kk0 + r]) * g.lda + w.m_begin + mc * 8 : A;
-      cp_async16(sA + r * ATile<MODE, BM>::kRowElems + mc * 8, src, ok);
+      const int r = c / (BM / VEC), mc = c % (BM / VEC);
+      const bool ok = kk0 + r < t.len && uint32_t(mc * VEC) < w.m_count;
+      const T* src = ok ? A + uint64_t(g.rows[t.a + kk0 + r]) * g.lda + w.m_begin + mc * VEC : A;
+      cp_async_vec<VEC>(sA + r * ATile<MODE, BM>::kRowElems + mc * VEC, src, ok);
     }
   } else {
-    constexpr int kChunks = BM * (kTcBK / 8);
+    constexpr int kChunks = BM * (kTcBK / VEC);
     for (int c = tid; c < kChunks; c += kTcThreads) {
-      const int r = c / (kTcBK / 8), kc = c % (kTcBK / 8);
-      const bool ok = uint32_t(r) < w.m_count && kk0 + kc * 8 < t.len;
+      const int r = c / (kTcBK / VEC), kc = c % (kTcBK / VEC);
+      const bool ok = uint32_t(r) < w.m_count && kk0 + kc * VEC < t.len;
       const T* src =
-          ok ? A + uint64_t(g.rows[w.m_begin + r]) * g.lda + t.a + kk0 + kc * 8 : A;
-      cp_async16(sA + r * ATile<MODE, BM>::kRowElems + kc * 8, src, ok);
+          ok ? A + uint64_t(g.rows[w.m_begin + r]) * g.lda + t.a + kk0 + kc * VEC : A;
+      cp_async_vec<VEC>(sA + r * ATile<MODE, BM>::kRowElems + kc * VEC, src, ok);
     }
   }
 #pragma unroll
@@ -61,22 +61,22 @@ __device__ __forceinline__ void tc_load_stage(const GemmArgs& g, const WorkItem&
     const T* B = static_cast<const T*>(b == 0 ? g.B0 : g.B1);
     T* sb = sB + b * BTile<MODE, BN>::kElems;
     if constexpr (MODE == kGradX) {
-      constexpr int kChunks = BN * (kTcBK / 8);
+      constexpr int kChunks = BN * (kTcBK / VEC);
       for (int c = tid; c < kChunks; c += kTcThreads) {
-        const int r = c / (kTcBK / 8), kc = c % (kTcBK / 8);
-        const bool ok = uint32_t(r) < w.n_count && kk0 + kc * 8 < t.len;
-        const T* src = ok ? B + uint64_t(w.n_begin + r) * g.ldb + t.a + kk0 + kc * 8 : B;
-        cp_async16(sb + r * BTile<MODE, BN>::kRowElems + kc * 8, src, ok);
+        const int r = c / (kTcBK / VEC), kc = c % (kTcBK / VEC);
+        const bool ok = uint32_t(r) < w.n_count && kk0 + kc * VEC < t.len;
+        const T* src = ok ? B + uint64_t(w.n_begin + r) * g.ldb + t.a + kk0 + kc * VEC : B;
+        cp_async_vec<VEC>(sb + r * BTile<MODE, BN>::kRowElems + kc * VEC, src, ok);
       }
     } else {
-      constexpr int kChunks = kTcBK * (BN / 8);
+      constexpr int kChunks = kTcBK * (BN / VEC);
       for (int c = tid; c < kChunks; c += kTcThreads) {
-        const int r = c / (BN / 8), nc = c % (BN / 8);
-        const bool ok = kk0 + r < t.len && uint32_t(nc * 8) < w.n_count;
+        const int r = c / (BN / VEC), nc = c % (BN / VEC);
+        const bool ok = kk0 + r < t.len && uint32_t(nc * VEC) < w.n_count;
         uint64_t krow = 0;
         if (ok) krow = (MODE == kGradW) ? g.rows[t.a + kk0 + r] : t.a + kk0 + r;
-        const T* src = ok ? B + krow * g.ldb + w.n_begin + nc * 8 : B;
-        cp_async16(sb + r * BTile<MODE, BN>::kRowElems + nc * 8, src, ok);
+        const T* src = ok ? B + krow * g.ldb + w.n_begin + nc * VEC : B;
+        cp_async_vec<VEC>(sb + r * BTile<MODE, BN>::kRowElems + nc * VEC, src, ok);
       }
     }
   }
@@ -126,7 +126,7 @@ __device__ __forceinline__ void tc_compute_stage(const T* sA, const T* sB,
   }
 }
 
-template <typename T, int MODE, int BM, int BN, int NB, int EPI>
+template <typename T, int MODE, int BM, int BN, int NB, int EPI, int VEC = 8>
 __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
   static_assert(BM % 32 == 0 && BN % 32 == 0, "warp tiles are multiples of 16×16");
   constexpr int MT = BM / 32, NT = BN / 16;
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
   for (int s = 0; s < kTcStages - 1; ++s) {
     if (loaded < total) {
       T* st = smem + s * kStageElems;
-      tc_load_stage<T, MODE, BM, BN, NB>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems);
+      tc_load_stage<T, MODE, BM, BN, NB, VEC>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems);
       advance_loader();
       ++loaded;
     }
@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
     __syncthreads();
     if (loaded < total) {
       T* st = smem + (loaded % kTcStages) * kStageElems;
-      tc_load_stage<T, MODE, BM, BN, NB>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems);
+      tc_load_stage<T, MODE, BM, BN, NB, VEC>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems);
       advance_loader();
       ++loaded;
     }

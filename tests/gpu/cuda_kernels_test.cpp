@@ -4,7 +4,11 @@
 // materialised from the table (cuda_dense_reference.hpp).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "cuda_conformance.hpp"
+#include "qalg/gpu/table_data.hpp"
 #include "gpu/table_builders.hpp"
 
 namespace qalg::gpu::test {
@@ -30,6 +34,7 @@ std::vector<TableCase> small_cases() {
   cs.push_back({"cycle:4", quiver_table(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}), same(4, 16), same(4, 16)});
   cs.push_back({"random:5", quiver_table(5, random_simple_arrows(rng, 5, 0.4)), same(5, 24), same(5, 24)});
   cs.push_back({"complete:4/unequal", complete_table(4), {16, 32, 8, 64}, {24, 8, 40, 16}});
+  cs.push_back({"complete:4/vec4", complete_table(4), {12, 20, 4, 28}, {12, 4, 20, 36}});
   cs.push_back({"complete:3/odd", complete_table(3), {3, 9, 5}, {7, 4, 10}});
   return cs;
 }
@@ -45,6 +50,35 @@ TEST_P(SmallConformance, EveryKernelMatchesTheTableReference) {
 INSTANTIATE_TEST_SUITE_P(Dtypes, SmallConformance,
                          ::testing::Values(DType::bf16, DType::f16, DType::f32),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+// Small shapes under compute-sanitizer (memcheck, racecheck): few cases, every kernel.
+TEST(SanitizerSmall, EveryKernelOnFewCases) {
+  std::mt19937_64 rng(3);
+  const std::vector<TableCase> cs = {
+      {"complete:4/unequal", complete_table(4), {16, 32, 8, 64}, {24, 8, 40, 16}},
+      {"Q2^2", q2_power(2), same(4, 16), same(4, 16)},
+      {"complete:4/vec4", complete_table(4), {12, 20, 4, 28}, {12, 4, 20, 36}},
+      {"complete:3/odd", complete_table(3), {3, 9, 5}, {7, 4, 10}}};
+  for (const TableCase& c : cs)
+    for (DType t : {DType::bf16, DType::f32}) run_conformance(c, t, false, 37, 99);
+}
+
+// Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.
+TEST(TableFiles, ForwardAndBackwardOnQalgTables) {
+  const char* dir = std::getenv("QALG_GPU_TABLES");
+  if (!dir) GTEST_SKIP() << "QALG_GPU_TABLES not set";
+  int n = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    if (f.path().extension() != ".json") continue;
+    TableData t = read_table_data(f.path().string());
+    if (!t.slot_grid || *t.slot_grid > 64) continue;
+    const uint32_t q = *t.slot_grid;
+    run_conformance({"file:" + f.path().filename().string(), t, same(q, 16), same(q, 8)}, DType::bf16,
+                    true, 301, 7, kFwdFused | kFwdDiag | kGradX | kGradW);
+    ++n;
+  }
+  EXPECT_GT(n, 0) << "no table files in " << dir;
+}
 
 // Paper-sized shapes (SPEC §6), BF16: Qwen3-8B projection at q = 32, a Q_2^{⊗3} projection,
 // the square product n = 4096 (b = 128), the Qwen3-1.7B gated FFN at q = 32.

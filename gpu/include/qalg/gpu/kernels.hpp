@@ -51,8 +51,10 @@ class DevicePlan {
   uint64_t N() const { return out_off_.back(); }
   const std::vector<uint64_t>& input_offsets() const { return in_off_; }    // q + 1 entries
   const std::vector<uint64_t>& output_offsets() const { return out_off_; }  // q + 1 entries
-  // Whether every width is a multiple of 8 (16-byte rows for BF16/FP16 tensor-core tiles).
-  bool widths_vector_aligned() const { return aligned8_; }
+  // Whether every width is a multiple of 8 (16-byte rows for BF16/FP16 tensor-core tiles), and
+  // the largest of 8, 4, 1 dividing every width (the copy width in elements).
+  bool widths_vector_aligned() const { return vector_width_ == 8; }
+  uint32_t vector_width() const { return vector_width_; }
 
   struct Impl;
   Impl& impl() const { return *impl_; }
@@ -60,7 +62,7 @@ class DevicePlan {
  private:
   KernelPlan plan_;
   std::vector<uint64_t> in_off_, out_off_;
-  bool aligned8_ = true;
+  uint32_t vector_width_ = 8;
   std::unique_ptr<Impl> impl_;
 };
 

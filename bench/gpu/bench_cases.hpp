@@ -1,0 +1,170 @@
+#pragma once
+// The cases of qalg_gpu_bench: projections, gated FFN, training step, square block products.
+// Each case builds its plan by lowering a table file (qalg table complete:q --out DIR/complete_q.json),
+// times the dense peer and the algebraic kernels, checks the algebraic output against the cuBLAS
+// reference built from the table, and writes one CSV row.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpu/table_builders.hpp"
+#include "gpu_timing.hpp"
+#include "qalg/gpu/cuda_bench_support.hpp"
+#include "qalg/gpu/cuda_dense_reference.hpp"
+#include "qalg/gpu/kernels.hpp"
+#include "qalg/gpu/lowering.hpp"
+#include "qalg/gpu/table_data.hpp"
+
+namespace qalg::bench {
+
+using gpu::DeviceMatrix;
+using gpu::DType;
+
+struct Options {
+  std::string tables = ".gpu-carry/tables", out = "gpu_bench.csv", suite = "table";
+  int trials = 30;
+};
+
+// An owned BF16 (or FP32) device allocation.
+struct Buf {
+  void* p = nullptr;
+  uint64_t rows = 0, cols = 0;
+  size_t es = 2;
+  Buf(uint64_t r, uint64_t c, size_t elem = 2) : rows(r), cols(c), es(elem) {
+    ok(cudaMalloc(&p, std::max<size_t>(16, r * c * es)), "cudaMalloc");
+  }
+  ~Buf() { cudaFree(p); }
+  Buf(const Buf&) = delete;
+  Buf& operator=(const Buf&) = delete;
+  DeviceMatrix m() const { return DeviceMatrix{p, DType::bf16, rows, cols}; }
+  float* f() const { return static_cast<float*>(p); }
+};
+
+using Call = std::function<void(cudaStream_t)>;
+
+class Bench {
+ public:
+  explicit Bench(Options o) : o_(std::move(o)) {
+    ok(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "stream");
+    timer_ = std::make_unique<Timer>(s_);
+    cudaDeviceProp prop{};
+    ok(cudaGetDeviceProperties(&prop, 0), "device properties");
+    gpu_name_ = prop.name;
+    csv_.open(o_.out);
+    csv_ << "suite,kind,shape,M,D,F,q,variant,dense_impl,dense_warm_us,dense_warm_p10,dense_warm_p90,"
+            "alg_warm_us,alg_warm_p10,alg_warm_p90,dense_flush_us,alg_flush_us,alg_flush_p10,"
+            "alg_flush_p90,speedup_warm,speedup_flush,floor_us,floor_fraction_warm,rel_l2,check,gpu\n";
+  }
+  int failures() const { return failures_; }
+
+  void measure_ceilings() {
+    const uint64_t n = uint64_t(1) << 30;  // 1 GiB copied: 2 GiB of traffic
+    Buf a(n, 1, 1), b(n, 1, 1);
+    GraphCall copy(s_, [&](cudaStream_t s) { ok(cudaMemcpyAsync(b.p, a.p, n, cudaMemcpyDeviceToDevice, s), "copy"); });
+    bw_ = 2.0 * n / (timer_->alone(copy, false, 10).median * 1e-6);
+    const int d = 8192;
+    Buf x(d, d), w(d, d), y(d, d);
+    gpu::fill_random_bf16(x.p, uint64_t(d) * d, 1, 1.0f, s_);
+    gpu::fill_random_bf16(w.p, uint64_t(d) * d, 2, 1.0f / 90.5f, s_);
+    std::string impl;
+    auto call = dense_best(d, d, d, false, false, x.p, w.p, y.p, impl);
+    GraphCall g(s_, call);
+    rate_ = 2.0 * d * d * double(d) / (timer_->alone(g, false, 10).median * 1e-6);
+    std::cout << "# GPU " << gpu_name_ << ": copy " << bw_ / 1e12 << " TB/s (read+write), bf16 GEMM "
+              << rate_ / 1e12 << " TFLOP/s (" << impl << ")\n";
+    csv_ << "ceiling,copy_bandwidth_TBps," << gpu_name_ << ",,,,,,,,,,,,,,,,,,,,,," << bw_ / 1e12 << ",\n";
+    csv_ << "ceiling,bf16_gemm_TFLOPs," << gpu_name_ << ",,,,,,,,,,,,,,,,,,,,,," << rate_ / 1e12 << ",\n";
+  }
+
+  void projection(const std::string& name, int D, int F, int M, int q, const std::string& suite);
+  void ffn(const std::string& name, int D, int F, int M, int q);
+  void training(const std::string& name, int D, int F, int M, int q);
+  void square(int n, int b);
+
+ private:
+  // The table file written by `qalg table complete:q`; without one, the hand-built Q_q table of
+  // the tests (tests/gpu/table_builders.hpp), and the run says so.
+  gpu::TableData table(int q) const {
+    const auto path = std::filesystem::path(o_.tables) / ("complete_" + std::to_string(q) + ".json");
+    if (std::filesystem::exists(path)) return gpu::read_table_data(path.string());
+    std::cout << "# no " << path.string() << ": using the test builder for complete:" << q << "\n";
+    return gpu::test::complete_table(uint32_t(q));
+  }
+  // The faster of cuBLAS and the cuBLASLt heuristic candidates for row-major C = op(A) op(B).
+  Call dense_best(int M, int N, int K, bool ta, bool tb, const void* A, const void* B, void* C,
+                  std::string& impl) {
+    Call best = [=, this](cudaStream_t s) { dense_.blas_gemm(s, A, B, C, M, N, K, ta, tb); };
+    impl = "cublas";
+    double best_t;
+    {
+      GraphCall g(s_, best);
+      best_t = timer_->alone(g, false, 5).median;
+    }
+    lt_plans_.push_back(std::make_unique<DenseGemm::LtPlan>(dense_.lt_plan(M, N, K, ta, tb)));
+    const DenseGemm::LtPlan* p = lt_plans_.back().get();
+    for (size_t a = 0; a < p->algos.size(); ++a) {
+      Call c = [=, this](cudaStream_t s) { dense_.lt_gemm(s, *p, a, A, B, C); };
+      try {
+        GraphCall g(s_, c);
+        const double t = timer_->alone(g, false, 5).median;
+        if (t < best_t) best_t = t, best = c, impl = "cublasLt#" + std::to_string(a);
+      } catch (const std::exception&) {  // a candidate that fails to run is skipped
+        cudaGetLastError();
+      }
+    }
+    return best;
+  }
+  // Picks the fastest variant (warm medians of 10) — the per-shape calibration.
+  size_t calibrate(const std::vector<std::pair<std::string, Call>>& variants) {
+    size_t best = 0;
+    double best_t = 1e30;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      GraphCall g(s_, variants[v].second);
+      const double t = timer_->alone(g, false, 10).median;
+      if (t < best_t) best_t = t, best = v;
+    }
+    return best;
+  }
+  void row(const std::string& suite, const std::string& kind, const std::string& shape, int M, int D,
+           int F, int q, const std::string& variant, const std::string& dense_impl, const Call& dense,
+           const Call& alg, double floor_us, double rel_l2, double tol) {
+    GraphCall gd(s_, dense), ga(s_, alg);
+    int trials = o_.trials;
+    if (timer_->once(gd, false) > 10000) trials = std::min(trials, 7);
+    const auto [dw, aw] = timer_->alternate(gd, ga, false, trials);
+    const auto [df, af] = timer_->alternate(gd, ga, true, trials);
+    const bool pass = rel_l2 <= tol;  // NaN fails
+    failures_ += !pass;
+    std::ostringstream r;
+    r << suite << ',' << kind << ',' << shape << ',' << M << ',' << D << ',' << F << ',' << q << ','
+      << variant << ',' << dense_impl << ',' << dw.median << ',' << dw.p10 << ',' << dw.p90 << ','
+      << aw.median << ',' << aw.p10 << ',' << aw.p90 << ',' << df.median << ',' << af.median << ','
+      << af.p10 << ',' << af.p90 << ',' << dw.median / aw.median << ',' << df.median / af.median << ','
+      << floor_us << ',' << floor_us / aw.median << ',' << rel_l2 << ',' << (pass ? "pass" : "FAIL")
+      << ',' << gpu_name_;
+    csv_ << r.str() << '\n';
+    csv_.flush();
+    std::printf("%-6s %-9s %-26s M=%-5d q=%-3d %-22s dense %9.1f alg %9.1f us  x%5.2f/%5.2f  floor %.2f  err %.1e %s\n",
+                suite.c_str(), kind.c_str(), shape.c_str(), M, q, variant.c_str(), dw.median, aw.median,
+                dw.median / aw.median, df.median / af.median, floor_us / aw.median, rel_l2, pass ? "" : "FAIL");
+    std::fflush(stdout);
+  }
+  double floor_us(double flops, double bytes) const { return std::max(flops / rate_, bytes / bw_) * 1e6; }
+
+  Options o_;
+  cudaStream_t s_ = nullptr;
+  std::unique_ptr<Timer> timer_;
+  DenseGemm dense_;
+  std::vector<std::unique_ptr<DenseGemm::LtPlan>> lt_plans_;
+  std::ofstream csv_;
+  std::string gpu_name_;
+  double bw_ = 0, rate_ = 0;
+  int failures_ = 0;
+};
+
+}  // namespace qalg::bench

@@ -1,0 +1,188 @@
+#pragma once
+// Bodies of the benchmark cases (bench_cases.hpp).
+#include <cmath>
+
+#include "bench_cases.hpp"
+
+namespace qalg::bench {
+
+namespace detail {
+inline uint64_t used_weight_elems(const gpu::KernelPlan& p) {
+  uint64_t n = 0;
+  for (uint32_t k = 0; k < p.q; ++k)
+    for (uint32_t j = 0; j < p.q; ++j)
+      if (p.block_used.empty() || p.block_used[size_t(k) * p.q + j]) n += uint64_t(p.input_widths[k]) * p.output_widths[j];
+  return n;
+}
+inline double plan_flops(const gpu::KernelPlan& p, const std::vector<uint32_t>& types) {
+  double f = 0;
+  for (uint32_t t : types) f += 2.0 * double(p.macs_per_row(t));
+  return f;
+}
+inline std::vector<uint32_t> same(int q, int w) { return std::vector<uint32_t>(q, uint32_t(w)); }
+}  // namespace detail
+
+inline void Bench::projection(const std::string& name, int D, int F, int M, int q, const std::string& suite) {
+  if (D % q || F % q || (D / q) % 4 || (F / q) % 4) {
+    std::printf("skip %s q=%d: widths %d/%d not multiples of 4\n", name.c_str(), q, D / q, F / q);
+    return;
+  }
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  const auto types = gpu::cyclic_types(M, q);
+  gpu::DeviceBatch batch(plan, types);
+  Buf X(M, D), W(D, F), Y(M, F), Yd(M, F), ref(M, F, 4);
+  std::unique_ptr<Buf> ws;
+  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 11, 1.0f, s_);
+  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 12, 1.0f / std::sqrt(float(D)), s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  std::string impl;
+  const Call dense = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, impl);
+  std::vector<std::pair<std::string, Call>> variants;
+  if (M == 1) {
+    variants.push_back({"decode", [&](cudaStream_t s) { gpu::decode(plan, 0, X.m(), W.m(), Y.m(), s); }});
+  } else {
+    for (gpu::TileConfig tc : {gpu::TileConfig{64, 128}, {128, 128}, {64, 64}, {128, 64}}) {
+      if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128)) continue;
+      variants.push_back({"fused-" + std::to_string(tc.bm) + "x" + std::to_string(tc.bn), [&, tc](cudaStream_t s) {
+                            gpu::set_forward_tiles(tc);
+                            gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+                          }});
+    }
+    ws = std::make_unique<Buf>(M, F, 4);
+    variants.push_back({"diagonal-first", [&](cudaStream_t s) {
+                          gpu::forward(batch, gpu::ForwardSchedule::diagonal_first, X.m(), W.m(), Y.m(), ws->f(), s);
+                        }});
+  }
+  const size_t best = calibrate(variants);
+  // Check the chosen variant against the table's dense reference on the same data.
+  ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
+  variants[best].second(s_);
+  ok(cudaStreamSynchronize(s_), "run");
+  gpu::CudaDenseReference r(t, detail::same(q, D / q), detail::same(q, F / q));
+  const std::vector<uint32_t> ref_types = M == 1 ? std::vector<uint32_t>{0} : types;
+  r.forward(ref_types, X.m(), W.m(), ref.f());
+  const double err = gpu::rel_l2_bf16(Y.p, ref.f(), uint64_t(M) * F);
+  const double fl = detail::plan_flops(plan.plan(), ref_types);
+  const double bytes = 2.0 * (double(M) * D + double(detail::used_weight_elems(plan.plan())) + double(M) * F);
+  // Decode reads only the W blocks of one type: flops/2 MACs, one weight element each.
+  const double floor = M == 1 ? floor_us(fl, 2.0 * (D + F) + fl)
+                              : floor_us(fl, bytes);
+  row(suite, M == 1 ? "decode" : "projection", name, M, D, F, q, variants[best].first, impl, dense,
+      variants[best].second, floor, err, 1e-2);
+  gpu::set_forward_tiles({64, 128});
+}
+
+inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan up(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  gpu::DevicePlan down(gpu::lower_table(t, detail::same(q, F / q), detail::same(q, D / q)));
+  const auto types = gpu::cyclic_types(M, q);
+  gpu::DeviceBatch bu(up, types), bd(down, types);
+  Buf X(M, D), Wg(D, F), Wu(D, F), Wd(F, D), H(M, F), Y(M, D), Wgu(D, 2 * F), GU(M, 2 * F), Hd(M, F), Yd(M, D);
+  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 21, 1.0f, s_);
+  gpu::fill_random_bf16(Wg.p, uint64_t(D) * F, 22, 1.0f / std::sqrt(float(D)), s_);
+  gpu::fill_random_bf16(Wu.p, uint64_t(D) * F, 23, 1.0f / std::sqrt(float(D)), s_);
+  gpu::fill_random_bf16(Wd.p, uint64_t(F) * D, 24, 1.0f / std::sqrt(float(F)), s_);
+  gpu::fill_random_bf16(Wgu.p, uint64_t(D) * 2 * F, 25, 1.0f / std::sqrt(float(D)), s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  std::string i1, i2;
+  const Call gu = dense_best(M, 2 * F, D, false, false, X.p, Wgu.p, GU.p, i1);
+  const Call dn = dense_best(M, D, F, false, false, Hd.p, Wd.p, Yd.p, i2);
+  const Call dense = [&, gu, dn](cudaStream_t s) {
+    gu(s);
+    gpu::dense_silu_mul_bf16(GU.p, Hd.p, M, F, s);
+    dn(s);
+  };
+  const Call alg = [&](cudaStream_t s) {
+    if (M == 1) gpu::gated_ffn_decode(up, down, 0, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
+    else gpu::gated_ffn(bu, bd, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
+  };
+  ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
+  alg(s_);
+  ok(cudaStreamSynchronize(s_), "run");
+  // Check: gate and up through the reference, SiLU·u on the host; down on the kernel's H.
+  const std::vector<uint32_t> rt = M == 1 ? std::vector<uint32_t>{0} : types;
+  gpu::CudaDenseReference ru(t, detail::same(q, D / q), detail::same(q, F / q));
+  gpu::CudaDenseReference rd(t, detail::same(q, F / q), detail::same(q, D / q));
+  Buf g(M, F, 4), u(M, F, 4), yr(M, D, 4);
+  ru.forward(rt, X.m(), Wg.m(), g.f());
+  ru.forward(rt, X.m(), Wu.m(), u.f());
+  std::vector<float> gv(uint64_t(M) * F), uv(gv.size());
+  ok(cudaMemcpy(gv.data(), g.p, gv.size() * 4, cudaMemcpyDeviceToHost), "download");
+  ok(cudaMemcpy(uv.data(), u.p, uv.size() * 4, cudaMemcpyDeviceToHost), "download");
+  for (size_t e = 0; e < gv.size(); ++e) gv[e] = gv[e] / (1.0f + std::exp(-gv[e])) * uv[e];
+  ok(cudaMemcpy(g.p, gv.data(), gv.size() * 4, cudaMemcpyHostToDevice), "upload");
+  const double eh = gpu::rel_l2_bf16(H.p, g.f(), gv.size());
+  rd.forward(rt, H.m(), Wd.m(), yr.f());
+  const double ey = gpu::rel_l2_bf16(Y.p, yr.f(), uint64_t(M) * D);
+  const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
+  const double by = 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + (M == 1 ? 0.0 : 2.0 * M * (D + F)));
+  row("table", "ffn", name, M, D, F, q, M == 1 ? "decode" : "fused", i1 + "+" + i2, dense, alg,
+      floor_us(fl, by), std::max(eh, ey), 1e-2);
+}
+
+inline void Bench::training(const std::string& name, int D, int F, int M, int q) {
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  const auto types = gpu::cyclic_types(M, q);
+  gpu::DeviceBatch batch(plan, types);
+  Buf X(M, D), W(D, F), Y(M, F), dY(M, F), dX(M, D), dW(D, F), Yd(M, F), dXd(M, D), dWd(D, F);
+  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 31, 1.0f, s_);
+  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 32, 1.0f / std::sqrt(float(D)), s_);
+  gpu::fill_random_bf16(dY.p, uint64_t(M) * F, 33, 1.0f, s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  std::string i1, i2, i3;
+  const Call f = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, i1);
+  const Call bx = dense_best(M, D, F, false, true, dY.p, W.p, dXd.p, i2);
+  const Call bw = dense_best(D, F, M, true, false, X.p, dY.p, dWd.p, i3);
+  const Call dense = [f, bx, bw](cudaStream_t s) { f(s), bx(s), bw(s); };
+  const Call alg = [&](cudaStream_t s) {
+    gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+    gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s);
+    gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s);
+  };
+  for (Buf* b : {&Y, &dX, &dW}) ok(cudaMemset(b->p, 0xff, b->rows * b->cols * 2), "poison");
+  alg(s_);
+  ok(cudaStreamSynchronize(s_), "run");
+  gpu::CudaDenseReference r(t, detail::same(q, D / q), detail::same(q, F / q));
+  Buf ry(M, F, 4), rx(M, D, 4), rw(D, F, 4);
+  r.forward(types, X.m(), W.m(), ry.f());
+  r.grad_x(types, dY.m(), W.m(), rx.f());
+  r.grad_w(types, X.m(), dY.m(), rw.f());
+  const double err = std::max({gpu::rel_l2_bf16(Y.p, ry.f(), uint64_t(M) * F),
+                               gpu::rel_l2_bf16(dX.p, rx.f(), uint64_t(M) * D),
+                               gpu::rel_l2_bf16(dW.p, rw.f(), uint64_t(D) * F)});
+  const double fl = 3.0 * detail::plan_flops(plan.plan(), types);
+  const double wb = double(detail::used_weight_elems(plan.plan()));
+  const double by = 2.0 * (3.0 * wb + 3.0 * double(M) * D + 3.0 * double(M) * F);
+  row("table", "training", name, M, D, F, q, "fwd+dX+dW", i1 + "+" + i2 + "+" + i3, dense, alg,
+      floor_us(fl, by), err, 1e-2);
+}
+
+inline void Bench::square(int n, int b) {
+  const int q = n / b;
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, b), detail::same(q, b)));
+  const auto types = gpu::interval_types(n, q, b);
+  gpu::DeviceBatch batch(plan, types);
+  Buf A(n, n), B(n, n), C(n, n), Cd(n, n), ref(n, n, 4);
+  gpu::fill_random_bf16(A.p, uint64_t(n) * n, 41, 1.0f, s_);
+  gpu::fill_random_bf16(B.p, uint64_t(n) * n, 42, 1.0f / std::sqrt(float(n)), s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  std::string impl;
+  const Call dense = dense_best(n, n, n, false, false, A.p, B.p, Cd.p, impl);
+  const Call alg = [&](cudaStream_t s) { gpu::block_product(batch, A.m(), B.m(), C.m(), s); };
+  ok(cudaMemset(C.p, 0xff, uint64_t(n) * n * 2), "poison");
+  alg(s_);
+  ok(cudaStreamSynchronize(s_), "run");
+  gpu::CudaDenseReference r(t, detail::same(q, b), detail::same(q, b));
+  r.forward(types, A.m(), B.m(), ref.f());
+  const double err = gpu::rel_l2_bf16(C.p, ref.f(), uint64_t(n) * n);
+  const double fl = detail::plan_flops(plan.plan(), types);
+  const double by = 2.0 * (3.0 * double(n) * n);
+  row("table", "square", "b=128 n=" + std::to_string(n), n, n, n, q, "fused", impl, dense, alg,
+      floor_us(fl, by), err, 1e-2);
+}
+
+}  // namespace qalg::bench

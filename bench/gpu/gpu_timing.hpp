@@ -1,0 +1,158 @@
+#pragma once
+// Timing on the GPU (issue 7): a call captured once into a CUDA graph, replays timed with CUDA
+// events, optional L2 flush (a 512 MiB memset) before each replay, alternating trials of two
+// calls, medians with the 10th–90th percentile spread. Dense peers: cuBLAS and the best of
+// cuBLASLt's heuristic candidates, whichever is faster for the shape.
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace qalg::bench {
+
+inline void ok(cudaError_t e, const char* w) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(w) + ": " + cudaGetErrorString(e));
+}
+inline void ok(cublasStatus_t s, const char* w) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(w) + ": cuBLAS status " + std::to_string(int(s)));
+}
+
+struct Stats {
+  double median = 0, p10 = 0, p90 = 0;
+};
+inline Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  auto at = [&](double f) { return v[std::min(v.size() - 1, size_t(f * (v.size() - 1) + 0.5))]; };
+  return {at(0.5), at(0.1), at(0.9)};
+}
+
+class GraphCall {
+ public:
+  GraphCall(cudaStream_t s, const std::function<void(cudaStream_t)>& f) : s_(s) {
+    f(s);  // warm-up outside capture: work lists, function attributes, cuBLAS heuristics
+    f(s);
+    ok(cudaStreamSynchronize(s), "warm-up");
+    cudaGraph_t g;
+    ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "begin capture");
+    f(s);
+    ok(cudaStreamEndCapture(s, &g), "end capture");
+    ok(cudaGraphInstantiate(&exec_, g, 0), "instantiate");
+    cudaGraphDestroy(g);
+  }
+  ~GraphCall() { cudaGraphExecDestroy(exec_); }
+  GraphCall(const GraphCall&) = delete;
+  GraphCall& operator=(const GraphCall&) = delete;
+  void launch() const { ok(cudaGraphLaunch(exec_, s_), "graph launch"); }
+
+ private:
+  cudaStream_t s_;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+class Timer {
+ public:
+  explicit Timer(cudaStream_t s) : s_(s) {
+    ok(cudaMalloc(&flush_, kFlushBytes), "flush buffer");
+    ok(cudaEventCreate(&a_), "event");
+    ok(cudaEventCreate(&b_), "event");
+  }
+  ~Timer() { cudaFree(flush_), cudaEventDestroy(a_), cudaEventDestroy(b_); }
+  // Microseconds of one replay.
+  double once(const GraphCall& g, bool flush) {
+    if (flush) ok(cudaMemsetAsync(flush_, ++salt_, kFlushBytes, s_), "flush");
+    ok(cudaEventRecord(a_, s_), "record");
+    g.launch();
+    ok(cudaEventRecord(b_, s_), "record");
+    ok(cudaEventSynchronize(b_), "sync");
+    float ms = 0;
+    ok(cudaEventElapsedTime(&ms, a_, b_), "elapsed");
+    return ms * 1e3;
+  }
+  // Alternating trials of two calls; returns their stats.
+  std::pair<Stats, Stats> alternate(const GraphCall& x, const GraphCall& y, bool flush, int trials) {
+    std::vector<double> tx, ty;
+    once(x, flush), once(y, flush);
+    for (int t = 0; t < trials; ++t) tx.push_back(once(x, flush)), ty.push_back(once(y, flush));
+    return {stats(tx), stats(ty)};
+  }
+  Stats alone(const GraphCall& x, bool flush, int trials) {
+    std::vector<double> tx;
+    once(x, flush);
+    for (int t = 0; t < trials; ++t) tx.push_back(once(x, flush));
+    return stats(tx);
+  }
+
+ private:
+  static constexpr size_t kFlushBytes = size_t(512) << 20;  // > 8× the 60 MB L2
+  cudaStream_t s_;
+  void* flush_ = nullptr;
+  int salt_ = 0;
+  cudaEvent_t a_, b_;
+};
+
+// Row-major C (M×N) = A (M×K) · B (K×N) (or Bᵀ / Aᵀ variants through the flags), BF16 in and
+// out, FP32 accumulate, by cuBLAS (default algorithm) or by one cuBLASLt heuristic candidate.
+struct DenseGemm {
+  cublasHandle_t blas = nullptr;
+  cublasLtHandle_t lt = nullptr;
+  void* lt_ws = nullptr;
+  static constexpr size_t kLtWs = size_t(64) << 20;
+  DenseGemm() {
+    ok(cublasCreate(&blas), "cublasCreate");
+    ok(cublasLtCreate(&lt), "cublasLtCreate");
+    ok(cudaMalloc(&lt_ws, kLtWs), "lt workspace");
+  }
+  ~DenseGemm() { cublasDestroy(blas), cublasLtDestroy(lt), cudaFree(lt_ws); }
+
+  // op_a / op_b: transpose the row-major operand (A is M×K or K×M stored; B is K×N or N×K).
+  void blas_gemm(cudaStream_t s, const void* A, const void* B, void* C, int M, int N, int K,
+                 bool ta = false, bool tb = false) const {
+    const float one = 1, zero = 0;
+    ok(cublasSetStream(blas, s), "cublasSetStream");
+    ok(cublasGemmEx(blas, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K,
+                    &one, B, CUDA_R_16BF, tb ? K : N, A, CUDA_R_16BF, ta ? M : K, &zero, C,
+                    CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+       "cublasGemmEx");
+  }
+
+  struct LtPlan {
+    cublasLtMatmulDesc_t desc = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    std::vector<cublasLtMatmulHeuristicResult_t> algos;
+  };
+  LtPlan lt_plan(int M, int N, int K, bool ta, bool tb) const {
+    LtPlan p;
+    ok(cublasLtMatmulDescCreate(&p.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "lt desc");
+    cublasOperation_t opa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, opb = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+    ok(cublasLtMatmulDescSetAttribute(p.desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof(opa)), "lt attr");
+    ok(cublasLtMatmulDescSetAttribute(p.desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof(opb)), "lt attr");
+    // Column-major view: C^T (N×M) = op(B^T) op(A^T).
+    ok(cublasLtMatrixLayoutCreate(&p.a, CUDA_R_16BF, tb ? K : N, tb ? N : K, tb ? K : N), "lt layout");
+    ok(cublasLtMatrixLayoutCreate(&p.b, CUDA_R_16BF, ta ? M : K, ta ? K : M, ta ? M : K), "lt layout");
+    ok(cublasLtMatrixLayoutCreate(&p.c, CUDA_R_16BF, N, M, N), "lt layout");
+    cublasLtMatmulPreference_t pref;
+    ok(cublasLtMatmulPreferenceCreate(&pref), "lt pref");
+    size_t ws = kLtWs;
+    ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)), "lt pref");
+    p.algos.resize(8);
+    int found = 0;
+    ok(cublasLtMatmulAlgoGetHeuristic(lt, p.desc, p.a, p.b, p.c, p.c, pref, 8, p.algos.data(), &found), "lt heuristic");
+    p.algos.resize(found);
+    cublasLtMatmulPreferenceDestroy(pref);
+    return p;
+  }
+  void lt_gemm(cudaStream_t s, const LtPlan& p, size_t algo, const void* A, const void* B,
+               void* C) const {
+    const float one = 1, zero = 0;
+    ok(cublasLtMatmul(lt, p.desc, &one, B, p.a, A, p.b, &zero, C, p.c, C, p.c,
+                      &p.algos[algo].algo, lt_ws, kLtWs, s),
+       "cublasLtMatmul");
+  }
+};
+
+}  // namespace qalg::bench

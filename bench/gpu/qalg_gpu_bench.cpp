@@ -1,0 +1,65 @@
+// qalg GPU benchmark (issue 7): algebraic kernels against the faster of cuBLAS / cuBLASLt in the
+// same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
+// the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
+// timed configuration is checked against the cuBLAS dense reference built from the table.
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all] [--trials N]
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "bench_cases_run.hpp"
+
+using namespace qalg;
+using namespace qalg::bench;
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int a = 1; a + 1 < argc; a += 2) {
+    const std::string k = argv[a], v = argv[a + 1];
+    if (k == "--tables") o.tables = v;
+    else if (k == "--out") o.out = v;
+    else if (k == "--suite") o.suite = v;
+    else if (k == "--trials") o.trials = std::stoi(v);
+    else {
+      std::cerr << "qalg_gpu_bench: unknown option " << k << "\n";
+      return 2;
+    }
+  }
+  try {
+    Bench b(o);
+    b.measure_ceilings();
+    if (o.suite == "table" || o.suite == "all") {
+      // SPEC §6 projection table (paper's q per shape).
+      for (const auto& [name, D, F, M, q] : std::vector<std::tuple<std::string, int, int, int, int>>{
+               {"Qwen3-1.7B", 2048, 6144, 2048, 32}, {"Qwen3-4B", 2560, 9728, 2048, 32},
+               {"Qwen3-8B", 4096, 12288, 2048, 32}, {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
+               {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
+               {"Qwen3-32B", 5120, 25600, 8192, 128}, {"Qwen3-32B", 5120, 25600, 32768, 256}})
+        b.projection(name, D, F, M, q, "table");
+      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
+               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
+               {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}}) {
+        for (int M : {1, 2048}) b.ffn(name, D, F, M, 32);
+        b.training(name + "/up", D, F, 2048, 32);
+        b.training(name + "/down", F, D, 2048, 32);
+      }
+      for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
+    }
+    if (o.suite == "sweep" || o.suite == "all") {
+      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
+               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
+               {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}})
+        for (int M : {1, 32, 512, 2048})
+          for (int q : {4, 8, 16, 32, 64}) b.projection(name, D, F, M, q, "sweep");
+      for (int q : {32, 64, 128, 256}) b.projection("Qwen3-32B", 5120, 25600, 2048, q, "sweep");
+    }
+    return b.failures() ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "qalg_gpu_bench: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,69 @@
+// Dense SiLU(g)·u for the dense gated-FFN peer of the benchmarks (cuda_bench_support.hpp).
+#include <cuda_bf16.h>
+
+#include "device_impl.hpp"
+#include "mma_primitives.cuh"
+#include "qalg/gpu/cuda_bench_support.hpp"
+
+namespace qalg::gpu {
+namespace {
+__global__ void silu_mul_rows(const __nv_bfloat162* GU, __nv_bfloat162* H, uint64_t M, uint64_t F2) {
+  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < M * F2;
+       e += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t m = e / F2, f = e % F2;
+    const float2 g = __bfloat1622float2(GU[m * 2 * F2 + f]);
+    const float2 u = __bfloat1622float2(GU[m * 2 * F2 + F2 + f]);
+    H[e] = __floats2bfloat162_rn(detail::silu_mul(g.x, u.x), detail::silu_mul(g.y, u.y));
+  }
+}
+}  // namespace
+
+void dense_silu_mul_bf16(const void* GU, void* H, uint64_t M, uint64_t F, cudaStream_t stream) {
+  const uint64_t n = M * (F / 2);
+  const unsigned blocks = unsigned(std::min<uint64_t>((n + 255) / 256, 132 * 16));
+  silu_mul_rows<<<blocks, 256, 0, stream>>>(static_cast<const __nv_bfloat162*>(GU),
+                                            static_cast<__nv_bfloat162*>(H), M, F / 2);
+  detail::check_cuda(cudaGetLastError(), "silu_mul_rows launch");
+}
+
+namespace {
+__device__ uint64_t mix(uint64_t x) {
+  x ^= x >> 33, x *= 0xff51afd7ed558ccdull, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+__global__ void fill_kernel(__nv_bfloat16* p, uint64_t n, uint64_t seed, float scale) {
+  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < n; e += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t h = mix(e * 0x9e3779b97f4a7c15ull + seed);
+    // Sum of four uniforms on [-0.5, 0.5): mean 0, variance 1/3; scaled to unit variance.
+    float s = 0;
+    for (int k = 0; k < 4; ++k) s += float((h >> (16 * k)) & 0xffff) / 65536.0f - 0.5f;
+    p[e] = __float2bfloat16_rn(s * 1.7320508f * scale);
+  }
+}
+__global__ void l2_kernel(const __nv_bfloat16* out, const float* ref, uint64_t n, double* acc) {
+  double num = 0, den = 0;
+  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < n; e += uint64_t(gridDim.x) * blockDim.x) {
+    const double d = double(__bfloat162float(out[e])) - double(ref[e]);
+    num += d * d;
+    den += double(ref[e]) * double(ref[e]);
+  }
+  for (int o = 16; o > 0; o /= 2) num += __shfl_down_sync(0xffffffffu, num, o), den += __shfl_down_sync(0xffffffffu, den, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(&acc[0], num), atomicAdd(&acc[1], den);
+}
+}  // namespace
+
+void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream) {
+  fill_kernel<<<132 * 8, 256, 0, stream>>>(static_cast<__nv_bfloat16*>(p), n, seed, scale);
+  detail::check_cuda(cudaGetLastError(), "fill_kernel launch");
+}
+
+double rel_l2_bf16(const void* out, const float* ref, uint64_t n) {
+  detail::DeviceBuffer<double> acc(std::vector<double>{0.0, 0.0});
+  l2_kernel<<<132 * 8, 256>>>(static_cast<const __nv_bfloat16*>(out), ref, n, acc.get());
+  detail::check_cuda(cudaGetLastError(), "l2_kernel launch");
+  double h[2];
+  detail::check_cuda(cudaMemcpy(h, acc.get(), sizeof(h), cudaMemcpyDeviceToHost), "l2 result");
+  return std::sqrt(h[0] / h[1]);
+}
+
+}  // namespace qalg::gpu

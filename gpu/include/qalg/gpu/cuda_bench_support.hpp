@@ -1,0 +1,21 @@
+#pragma once
+// Pieces the dense peers of the benchmarks need besides cuBLAS (bench/gpu).
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace qalg::gpu {
+
+// Dense gated FFN middle step: H[m][f] = SiLU(GU[m][f]) · GU[m][F + f], GU = X·[Wg | Wu] (M×2F),
+// all BF16, FP32 arithmetic.
+void dense_silu_mul_bf16(const void* GU, void* H, uint64_t M, uint64_t F, cudaStream_t stream);
+
+// Fills n BF16 values with a hashed pseudo-random N(0, 1)-like sequence times `scale` (uniform
+// sums, no cuRAND needed); different seeds give independent data.
+void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream);
+
+// ‖out − ref‖ / ‖ref‖ over n elements, out BF16, ref FP32 (computed on the device, in double).
+// NaN anywhere in out makes the result NaN.
+double rel_l2_bf16(const void* out, const float* ref, uint64_t n);
+
+}  // namespace qalg::gpu
