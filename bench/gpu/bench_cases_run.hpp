@@ -22,6 +22,22 @@ inline double plan_flops(const gpu::KernelPlan& p, const std::vector<uint32_t>& 
 inline std::vector<uint32_t> same(int q, int w) { return std::vector<uint32_t>(q, uint32_t(w)); }
 }  // namespace detail
 
+// The endpoint-fused tile shapes compiled for this plan, each a candidate of the calibration.
+inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
+                                                                const Buf& X, const Buf& W, const Buf& Y) {
+  std::vector<std::pair<std::string, Call>> v;
+  for (gpu::TileConfig tc : {gpu::TileConfig{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
+                             {128, 128, 8}, {64, 128, 8}}) {
+    if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4)) continue;
+    v.push_back({"fused-" + std::to_string(tc.bm) + "x" + std::to_string(tc.bn) + "w" + std::to_string(tc.warps),
+                 [&, tc](cudaStream_t s) {
+                   gpu::set_forward_tiles(tc);
+                   gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+                 }});
+  }
+  return v;
+}
+
 inline void Bench::projection(const std::string& name, int D, int F, int M, int q, const std::string& suite) {
   if (D % q || F % q || (D / q) % 4 || (F / q) % 4) {
     std::printf("skip %s q=%d: widths %d/%d not multiples of 4\n", name.c_str(), q, D / q, F / q);
@@ -42,13 +58,7 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
   if (M == 1) {
     variants.push_back({"decode", [&](cudaStream_t s) { gpu::decode(plan, 0, X.m(), W.m(), Y.m(), s); }});
   } else {
-    for (gpu::TileConfig tc : {gpu::TileConfig{64, 128}, {128, 128}, {64, 64}, {128, 64}}) {
-      if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128)) continue;
-      variants.push_back({"fused-" + std::to_string(tc.bm) + "x" + std::to_string(tc.bn), [&, tc](cudaStream_t s) {
-                            gpu::set_forward_tiles(tc);
-                            gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
-                          }});
-    }
+    variants = fused_variants(plan, batch, X, W, Y);
     ws = std::make_unique<Buf>(M, F, 4);
     variants.push_back({"diagonal-first", [&](cudaStream_t s) {
                           gpu::forward(batch, gpu::ForwardSchedule::diagonal_first, X.m(), W.m(), Y.m(), ws->f(), s);
@@ -70,7 +80,7 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
                               : floor_us(fl, bytes);
   row(suite, M == 1 ? "decode" : "projection", name, M, D, F, q, variants[best].first, impl, dense,
       variants[best].second, floor, err, 1e-2);
-  gpu::set_forward_tiles({64, 128});
+  gpu::set_forward_tiles({64, 128, 4});
 }
 
 inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
@@ -172,6 +182,9 @@ inline void Bench::square(int n, int b) {
   ok(cudaStreamSynchronize(s_), "fill");
   std::string impl;
   const Call dense = dense_best(n, n, n, false, false, A.p, B.p, Cd.p, impl);
+  auto variants = fused_variants(plan, batch, A, B, C);
+  const size_t best = calibrate(variants);
+  variants[best].second(s_);  // sets the calibrated tiles for block_product below
   const Call alg = [&](cudaStream_t s) { gpu::block_product(batch, A.m(), B.m(), C.m(), s); };
   ok(cudaMemset(C.p, 0xff, uint64_t(n) * n * 2), "poison");
   alg(s_);
@@ -181,8 +194,9 @@ inline void Bench::square(int n, int b) {
   const double err = gpu::rel_l2_bf16(C.p, ref.f(), uint64_t(n) * n);
   const double fl = detail::plan_flops(plan.plan(), types);
   const double by = 2.0 * (3.0 * double(n) * n);
-  row("table", "square", "b=128 n=" + std::to_string(n), n, n, n, q, "fused", impl, dense, alg,
+  row("table", "square", "b=128 n=" + std::to_string(n), n, n, n, q, variants[best].first, impl, dense, alg,
       floor_us(fl, by), err, 1e-2);
+  gpu::set_forward_tiles({64, 128, 4});
 }
 
 }  // namespace qalg::bench

@@ -50,7 +50,16 @@ __global__ void l2_kernel(const __nv_bfloat16* out, const float* ref, uint64_t n
   for (int o = 16; o > 0; o /= 2) num += __shfl_down_sync(0xffffffffu, num, o), den += __shfl_down_sync(0xffffffffu, den, o);
   if (threadIdx.x % 32 == 0) atomicAdd(&acc[0], num), atomicAdd(&acc[1], den);
 }
+__global__ void copy_kernel(const uint4* src, uint4* dst, uint64_t n) {
+  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < n; e += uint64_t(gridDim.x) * blockDim.x)
+    dst[e] = src[e];
+}
 }  // namespace
+
+void device_copy(const void* src, void* dst, uint64_t bytes, cudaStream_t stream) {
+  copy_kernel<<<132 * 16, 512, 0, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), bytes / 16);
+  detail::check_cuda(cudaGetLastError(), "copy_kernel launch");
+}
 
 void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream) {
   fill_kernel<<<132 * 8, 256, 0, stream>>>(static_cast<__nv_bfloat16*>(p), n, seed, scale);

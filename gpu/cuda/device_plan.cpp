@@ -250,6 +250,17 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     case ListKind::grad_x: build_grad_x(b, bm, bn, items, terms); break;
     case ListKind::grad_w: build_grad_w(b, bm, bn, items, terms); break;
   }
+  if (kind == ListKind::grad_x || kind == ListKind::grad_w) {
+    // Backward tiles have very unequal reductions (x̄_i sums over every j; W̄_jj over every
+    // type): start the longest first so they overlap the many short ones instead of trailing.
+    auto depth = [&](const WorkItem& w) {
+      uint64_t d = 0;
+      for (uint32_t t = 0; t < w.term_count; ++t) d += terms[w.term_begin + t].len;
+      return d;
+    };
+    std::stable_sort(items.begin(), items.end(),
+                     [&](const WorkItem& x, const WorkItem& y) { return depth(x) > depth(y); });
+  }
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
   wl.upload(items, terms);

@@ -23,7 +23,7 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned())
-        return launch_tc<T, kGradX, 64, 128, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 128), a, stream);
+        return launch_tc<T, kGradX, 64, 64, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 64), a, stream);
     }
     launch_simt<T, kGradX, 1, kStore>(impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN), a, stream);
   });
@@ -46,7 +46,7 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned())
-        return launch_tc<T, kGradW, 64, 128, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 128), a, stream);
+        return launch_tc<T, kGradW, 64, 64, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 64), a, stream);
     }
     launch_simt<T, kGradW, 1, kStore>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, stream);
   });

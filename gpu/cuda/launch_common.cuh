@@ -26,15 +26,15 @@ inline GemmArgs with_list(GemmArgs a, const WorkList& wl, uint32_t first = 0) {
   return a;
 }
 
-template <typename T, int MODE, int BM, int BN, int NB, int EPI, int VEC = 8>
+template <typename T, int MODE, int BM, int BN, int NB, int EPI, int VEC = 8, int W = 4>
 void launch_tc(const WorkList& wl, GemmArgs a, cudaStream_t s) {
   if (wl.count == 0) return;
-  auto kernel = tc_gemm_kernel<T, MODE, BM, BN, NB, EPI, VEC>;
+  auto kernel = tc_gemm_kernel<T, MODE, BM, BN, NB, EPI, VEC, W>;
   constexpr size_t smem = tc_smem_bytes<MODE, BM, BN, NB>();
   static const cudaError_t attr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   check_cuda(attr, "cudaFuncSetAttribute(tc_gemm_kernel)");
-  kernel<<<wl.count, kTcThreads, smem, s>>>(with_list(a, wl));
+  kernel<<<wl.count, 32 * W, smem, s>>>(with_list(a, wl));
   check_cuda(cudaGetLastError(), "tc_gemm_kernel launch");
 }
 

@@ -10,19 +10,24 @@ namespace qalg::gpu {
 using namespace detail;
 
 namespace {
-std::atomic<uint32_t> g_bm{64}, g_bn{128};
+std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{4};
 
 template <typename T>
-void launch_fused(const DeviceBatch& b, GemmArgs a, uint32_t bm, uint32_t bn, cudaStream_t s) {
+void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s) {
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
     if (b.plan().widths_vector_aligned()) {
-      const auto& wl = impl.list(b, ListKind::forward, bm, bn);
-      if (bm == 64 && bn == 128) return launch_tc<T, kForward, 64, 128, 1, kStore>(wl, a, s);
-      if (bm == 128 && bn == 128) return launch_tc<T, kForward, 128, 128, 1, kStore>(wl, a, s);
-      if (bm == 64 && bn == 64) return launch_tc<T, kForward, 64, 64, 1, kStore>(wl, a, s);
-      if (bm == 128 && bn == 64) return launch_tc<T, kForward, 128, 64, 1, kStore>(wl, a, s);
-      throw std::invalid_argument("forward: no compiled tile " + std::to_string(bm) + "x" + std::to_string(bn));
+      const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
+      if (t.warps == 4) {
+        if (t.bm == 64 && t.bn == 128) return launch_tc<T, kForward, 64, 128, 1, kStore>(wl, a, s);
+        if (t.bm == 128 && t.bn == 128) return launch_tc<T, kForward, 128, 128, 1, kStore>(wl, a, s);
+        if (t.bm == 64 && t.bn == 64) return launch_tc<T, kForward, 64, 64, 1, kStore>(wl, a, s);
+        if (t.bm == 128 && t.bn == 64) return launch_tc<T, kForward, 128, 64, 1, kStore>(wl, a, s);
+      } else {
+        if (t.bm == 128 && t.bn == 128) return launch_tc<T, kForward, 128, 128, 1, kStore, 8, 8>(wl, a, s);
+        if (t.bm == 64 && t.bn == 128) return launch_tc<T, kForward, 64, 128, 1, kStore, 8, 8>(wl, a, s);
+      }
+      throw std::invalid_argument("forward: no compiled tile " + std::to_string(t.bm) + "x" + std::to_string(t.bn));
     }
     if (b.plan().vector_width() == 4)  // widths multiple of 4: 8-byte copies
       return launch_tc<T, kForward, 64, 128, 1, kStore, 4>(impl.list(b, ListKind::forward, 64, 128), a, s);
@@ -51,14 +56,17 @@ void launch_diagonal_first(const DeviceBatch& b, GemmArgs a, float* ws, cudaStre
 }  // namespace
 
 void set_forward_tiles(TileConfig t) {
-  const bool ok = (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128);
+  const bool ok = (t.warps == 4 && (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128)) ||
+                  (t.warps == 8 && (t.bm == 64 || t.bm == 128) && t.bn == 128);
   if (!ok)
     throw std::invalid_argument("set_forward_tiles: tile " + std::to_string(t.bm) + "x" +
-                                std::to_string(t.bn) + " is not compiled (bm, bn in {64, 128})");
+                                std::to_string(t.bn) + " with " + std::to_string(t.warps) +
+                                " warps is not compiled (4 warps: bm, bn in {64, 128}; 8 warps: bn = 128)");
   g_bm = t.bm;
   g_bn = t.bn;
+  g_warps = t.warps;
 }
-TileConfig forward_tiles() { return TileConfig{g_bm.load(), g_bn.load()}; }
+TileConfig forward_tiles() { return TileConfig{g_bm.load(), g_bn.load(), g_warps.load()}; }
 
 void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMatrix& X,
              const DeviceMatrix& W, const DeviceMatrix& Y, float* workspace, cudaStream_t stream) {
@@ -78,7 +86,7 @@ void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMat
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if (schedule == ForwardSchedule::endpoint_fused)
-      launch_fused<T>(batch, a, t.bm, t.bn, stream);
+      launch_fused<T>(batch, a, t, stream);
     else
       launch_diagonal_first<T>(batch, a, workspace, stream);
   });

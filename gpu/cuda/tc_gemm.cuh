@@ -12,7 +12,9 @@
 
 namespace qalg::gpu::detail {
 
-constexpr int kTcThreads = 128;
+constexpr int kTcThreads = 128;  // the default 4 warps (2×2); 8 warps are 2×4
+template <int W>
+constexpr int kWarpsN = W / 2;
 constexpr int kTcBK = 32;
 constexpr int kTcStages = 4;
 constexpr int kPad = 8;  // elements of padding per smem row: conflict-free ldmatrix
@@ -33,9 +35,29 @@ constexpr size_t tc_smem_bytes() {
   return size_t(kTcStages) * (ATile<MODE, BM>::kElems + NB * BTile<MODE, BN>::kElems) * 2;
 }
 
-template <typename T, int MODE, int BM, int BN, int NB, int VEC>
+// Forward/dX: each thread copies the same A rows at every step; their gathered offsets
+// (row · lda, or -1 past the tile's rows) are looked up once per CTA.
+template <int MODE, int BM, int VEC, int W>
+struct ARows {
+  static constexpr int kThreads = 32 * W;
+  static constexpr int kPerThread = (MODE == kGradW) ? 1 : (BM * (kTcBK / VEC) + kThreads - 1) / kThreads;
+  int64_t off[kPerThread];
+  __device__ __forceinline__ void init(const GemmArgs& g, const WorkItem& w) {
+    if constexpr (MODE != kGradW) {
+#pragma unroll
+      for (int i = 0; i < kPerThread; ++i) {
+        const int r = (int(threadIdx.x) + i * kThreads) / (kTcBK / VEC);
+        off[i] = uint32_t(r) < w.m_count ? int64_t(g.rows[w.m_begin + r]) * int64_t(g.lda) : -1;
+      }
+    }
+  }
+};
+
+template <typename T, int MODE, int BM, int BN, int NB, int VEC, int W>
 __device__ __forceinline__ void tc_load_stage(const GemmArgs& g, const WorkItem& w, const Term& t,
-                                              uint32_t kk0, T* sA, T* sB) {
+                                              uint32_t kk0, T* sA, T* sB,
+                                              const ARows<MODE, BM, VEC, W>& arows) {
+  constexpr int kTcThreads = 32 * W;
   const int tid = threadIdx.x;
   const T* A = static_cast<const T*>(g.A);
   if constexpr (MODE == kGradW) {
@@ -48,11 +70,13 @@ __device__ __forceinline__ void tc_load_stage(const GemmArgs& g, const WorkItem&
     }
   } else {
     constexpr int kChunks = BM * (kTcBK / VEC);
-    for (int c = tid; c < kChunks; c += kTcThreads) {
+#pragma unroll
+    for (int i = 0; i < ARows<MODE, BM, VEC, W>::kPerThread; ++i) {
+      const int c = tid + i * kTcThreads;
+      if (kChunks % kTcThreads != 0 && c >= kChunks) break;
       const int r = c / (kTcBK / VEC), kc = c % (kTcBK / VEC);
-      const bool ok = uint32_t(r) < w.m_count && kk0 + kc * VEC < t.len;
-      const T* src =
-          ok ? A + uint64_t(g.rows[w.m_begin + r]) * g.lda + t.a + kk0 + kc * VEC : A;
+      const bool ok = arows.off[i] >= 0 && kk0 + kc * VEC < t.len;
+      const T* src = ok ? A + arows.off[i] + t.a + kk0 + kc * VEC : A;
       cp_async_vec<VEC>(sA + r * ATile<MODE, BM>::kRowElems + kc * VEC, src, ok);
     }
   }
@@ -82,12 +106,12 @@ __device__ __forceinline__ void tc_load_stage(const GemmArgs& g, const WorkItem&
   }
 }
 
-template <typename T, int MODE, int BM, int BN, int NB>
+template <typename T, int MODE, int BM, int BN, int NB, int W>
 __device__ __forceinline__ void tc_compute_stage(const T* sA, const T* sB,
-                                                 float (&acc)[NB][BM / 32][BN / 16][4]) {
-  constexpr int MT = BM / 32, NT = BN / 16;
+                                                 float (&acc)[NB][BM / 32][BN / kWarpsN<W> / 8][4]) {
+  constexpr int MT = BM / 32, NT = BN / kWarpsN<W> / 8;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int wm = (warp / 2) * (BM / 2), wn = (warp % 2) * (BN / 2);
+  const int wm = (warp / kWarpsN<W>) * (BM / 2), wn = (warp % kWarpsN<W>) * (BN / kWarpsN<W>);
 #pragma unroll
   for (int k16 = 0; k16 < kTcBK; k16 += 16) {
     uint32_t af[MT][4];
@@ -126,15 +150,19 @@ __device__ __forceinline__ void tc_compute_stage(const T* sA, const T* sB,
   }
 }
 
-template <typename T, int MODE, int BM, int BN, int NB, int EPI, int VEC = 8>
-__global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
+template <typename T, int MODE, int BM, int BN, int NB, int EPI, int VEC = 8, int W = 4>
+__global__ void __launch_bounds__(32 * W, (W == 4 && BM * BN <= 8192) ? 4 : 1) tc_gemm_kernel(GemmArgs g) {
+  constexpr int kTcThreads = 32 * W;
   static_assert(BM % 32 == 0 && BN % 32 == 0, "warp tiles are multiples of 16×16");
-  constexpr int MT = BM / 32, NT = BN / 16;
+  constexpr int MT = BM / 32, NT = BN / kWarpsN<W> / 8;
+  static_assert(NT % 2 == 0, "B fragments come in pairs of n8 tiles");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* smem = reinterpret_cast<T*>(smem_raw);
   constexpr int kStageElems = ATile<MODE, BM>::kElems + NB * BTile<MODE, BN>::kElems;
 
   const WorkItem w = g.items[blockIdx.x];
+  ARows<MODE, BM, VEC, W> arows;
+  arows.init(g, w);
   float acc[NB][MT][NT][4];
 #pragma unroll
   for (int b = 0; b < NB; ++b)
@@ -167,7 +195,7 @@ __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
   for (int s = 0; s < kTcStages - 1; ++s) {
     if (loaded < total) {
       T* st = smem + s * kStageElems;
-      tc_load_stage<T, MODE, BM, BN, NB, VEC>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems);
+      tc_load_stage<T, MODE, BM, BN, NB, VEC, W>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems, arows);
       advance_loader();
       ++loaded;
     }
@@ -187,7 +215,7 @@ __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
     __syncthreads();
     if (loaded < total) {
       T* st = smem + (loaded % kTcStages) * kStageElems;
-      tc_load_stage<T, MODE, BM, BN, NB, VEC>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems);
+      tc_load_stage<T, MODE, BM, BN, NB, VEC, W>(g, w, lterm, lk, st, st + ATile<MODE, BM>::kElems, arows);
       advance_loader();
       ++loaded;
     }
@@ -205,7 +233,7 @@ __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
       coef = cterm.coef;
     }
     const T* st = smem + (step % kTcStages) * kStageElems;
-    tc_compute_stage<T, MODE, BM, BN, NB>(st, st + ATile<MODE, BM>::kElems, acc);
+    tc_compute_stage<T, MODE, BM, BN, NB, W>(st, st + ATile<MODE, BM>::kElems, acc);
     ck += kTcBK;
     while (ck >= cterm.len && ct + 1 < w.term_count) {
       ++ct;
@@ -215,43 +243,62 @@ __global__ void __launch_bounds__(kTcThreads) tc_gemm_kernel(GemmArgs g) {
   }
   cp_async_wait<0>();
 
-  // Epilogue: each thread owns rows g, g+8 and column pairs 2t, 2t+1 of its m16n8 fragments.
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int wm = (warp / 2) * (BM / 2), wn = (warp % 2) * (BN / 2);
+  // Epilogue, phase 1: fragments (times the coefficient, SiLU·u applied) into an FP32 tile in
+  // shared memory; phase 2: whole rows out with 16-byte (8-byte for VEC = 4) stores, adding
+  // c·(x_j W_jj) for diagonal-first.
+  constexpr int kLd = BN + 4;
+  static_assert(size_t(BM) * kLd * 4 <= tc_smem_bytes<MODE, BM, BN, NB>(), "epilogue tile fits");
+  float* tile = reinterpret_cast<float*>(smem_raw);
+  __syncthreads();  // every warp is done reading the pipeline's buffers
+  {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int wm = (warp / kWarpsN<W>) * (BM / 2), wn = (warp % kWarpsN<W>) * (BN / kWarpsN<W>);
 #pragma unroll
-  for (int mt = 0; mt < MT; ++mt) {
+    for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const uint32_t m = wm + mt * 16 + lane / 4 + h * 8;
-      if (m >= w.m_count) continue;
-      const uint64_t row = (MODE == kGradW) ? uint64_t(w.m_begin) + m : uint64_t(g.rows[w.m_begin + m]);
+      for (int h = 0; h < 2; ++h)
 #pragma unroll
-      for (int nt = 0; nt < NT; ++nt) {
-        const uint32_t n = wn + nt * 8 + (lane % 4) * 2;
-        if (n >= w.n_count) continue;
-        const uint64_t idx = row * g.ldc + w.n_begin + n;
-        float v0 = acc[0][mt][nt][2 * h] * coef, v1 = acc[0][mt][nt][2 * h + 1] * coef;
-        if constexpr (EPI == kStoreF32) {
-          *reinterpret_cast<float2*>(static_cast<float*>(g.C) + idx) = make_float2(v0, v1);
-          continue;
+        for (int nt = 0; nt < NT; ++nt) {
+          const int m = wm + mt * 16 + lane / 4 + h * 8, n = wn + nt * 8 + (lane % 4) * 2;
+          float v0 = acc[0][mt][nt][2 * h] * coef, v1 = acc[0][mt][nt][2 * h + 1] * coef;
+          if constexpr (EPI == kSiluMul) {
+            v0 = silu_mul(v0, acc[NB - 1][mt][nt][2 * h] * coef);
+            v1 = silu_mul(v1, acc[NB - 1][mt][nt][2 * h + 1] * coef);
+          }
+          *reinterpret_cast<float2*>(tile + m * kLd + n) = make_float2(v0, v1);
         }
-        if constexpr (EPI == kDiagAdd) {
-          if (w.diag != 0.0f) {
-            const float2 d = *reinterpret_cast<const float2*>(g.ws + idx);
-            v0 += w.diag * d.x;
-            v1 += w.diag * d.y;
+  }
+  __syncthreads();
+  constexpr int kOut = (EPI == kStoreF32) ? 4 : VEC;  // elements per store
+  constexpr int kPerRow = BN / kOut;
+  for (int c = threadIdx.x; c < BM * kPerRow; c += kTcThreads) {
+    const uint32_t m = c / kPerRow, n = (c % kPerRow) * kOut;
+    if (m >= w.m_count || n >= w.n_count) continue;
+    const uint64_t row = (MODE == kGradW) ? uint64_t(w.m_begin) + m : uint64_t(g.rows[w.m_begin + m]);
+    const uint64_t idx = row * g.ldc + w.n_begin + n;
+    float v[kOut];
+#pragma unroll
+    for (int e = 0; e < kOut; e += 4) {
+      const float4 t4 = *reinterpret_cast<const float4*>(tile + m * kLd + n + e);
+      v[e] = t4.x, v[e + 1] = t4.y, v[e + 2] = t4.z, v[e + 3] = t4.w;
+    }
+    if constexpr (EPI == kStoreF32) {
+      *reinterpret_cast<float4*>(static_cast<float*>(g.C) + idx) = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+      if constexpr (EPI == kDiagAdd) {
+        if (w.diag != 0.0f) {
+#pragma unroll
+          for (int e = 0; e < kOut; e += 4) {
+            const float4 d = *reinterpret_cast<const float4*>(g.ws + idx + e);
+            v[e] += w.diag * d.x, v[e + 1] += w.diag * d.y, v[e + 2] += w.diag * d.z, v[e + 3] += w.diag * d.w;
           }
         }
-        if constexpr (EPI == kSiluMul) {
-          v0 = silu_mul(v0, acc[NB - 1][mt][nt][2 * h] * coef);
-          v1 = silu_mul(v1, acc[NB - 1][mt][nt][2 * h + 1] * coef);
-        }
-        if constexpr (EPI != kStoreF32) {
-          T* out = static_cast<T*>(g.C) + idx;
-          out[0] = from_float<T>(v0);
-          out[1] = from_float<T>(v1);
-        }
       }
+      alignas(16) T out[kOut];
+#pragma unroll
+      for (int e = 0; e < kOut; ++e) out[e] = from_float<T>(v[e]);
+      if constexpr (kOut == 8) *reinterpret_cast<uint4*>(static_cast<T*>(g.C) + idx) = *reinterpret_cast<const uint4*>(out);
+      else *reinterpret_cast<uint2*>(static_cast<T*>(g.C) + idx) = *reinterpret_cast<const uint2*>(out);
     }
   }
 }

@@ -10,6 +10,9 @@ namespace qalg::gpu {
 // all BF16, FP32 arithmetic.
 void dense_silu_mul_bf16(const void* GU, void* H, uint64_t M, uint64_t F, cudaStream_t stream);
 
+// Copies `bytes` (a multiple of 16) with 16-byte loads and stores: the copy-bandwidth probe.
+void device_copy(const void* src, void* dst, uint64_t bytes, cudaStream_t stream);
+
 // Fills n BF16 values with a hashed pseudo-random N(0, 1)-like sequence times `scale` (uniform
 // sums, no cuRAND needed); different seeds give independent data.
 void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream);

@@ -130,7 +130,7 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 
 // Tile choice of the tensor-core forward kernel (calibrated per shape, see bench/gpu).
 struct TileConfig {
-  uint32_t bm = 64, bn = 128;
+  uint32_t bm = 64, bn = 128, warps = 4;
 };
 void set_forward_tiles(TileConfig t);  // process-wide; validated against the compiled set
 TileConfig forward_tiles();
