@@ -127,7 +127,8 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   rd.forward(rt, H.m(), Wd.m(), yr.f());
   const double ey = gpu::rel_l2_bf16(Y.p, yr.f(), uint64_t(M) * D);
   const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
-  const double by = 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + (M == 1 ? 0.0 : 2.0 * M * (D + F)));
+  // M = 1 reads only the blocks of one type: one 2-byte weight per MAC, i.e. `fl` bytes.
+  const double by = M == 1 ? fl : 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + 2.0 * M * (D + F));
   row("table", "ffn", name, M, D, F, q, M == 1 ? "decode" : "fused", i1 + "+" + i2, dense, alg,
       floor_us(fl, by), std::max(eh, ey), 1e-2);
 }

@@ -45,16 +45,33 @@ __global__ void __launch_bounds__(kGemvThreads) gemv_kernel(GemmArgs g) {
     const Term term = g.terms[w.term_begin + t];
     float part[NB][8] = {};
     if (active) {
-      for (uint32_t k = lane; k < term.len; k += kGemvLanes) {
-        const float xv = to_float(x[term.a + k]);
+      // kUnroll rows per batch, all loads issued before the first use: decoding is bound by
+      // the latency of these loads, not by their bytes.
+      constexpr int kUnroll = 4;
+      for (uint32_t k0 = lane; k0 < term.len; k0 += kGemvLanes * kUnroll) {
+        float xv[kUnroll], wv[NB][kUnroll][8];
 #pragma unroll
-        for (int b = 0; b < NB; ++b) {
-          const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1);
-          float wv[8];
-          load8(W + uint64_t(term.a + k) * g.ldb + w.n_begin + n0, n_left >= 8, n_left, wv);
+        for (int u = 0; u < kUnroll; ++u) {
+          const uint32_t k = k0 + u * kGemvLanes;
+          const bool in = k < term.len;
+          xv[u] = in ? to_float(x[term.a + k]) : 0.0f;
 #pragma unroll
-          for (int i = 0; i < 8; ++i) part[b][i] = fmaf(xv, wv[i], part[b][i]);
+          for (int b = 0; b < NB; ++b) {
+            const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1);
+            if (in) {
+              load8(W + uint64_t(term.a + k) * g.ldb + w.n_begin + n0, n_left >= 8, n_left, wv[b][u]);
+            } else {
+#pragma unroll
+              for (int i = 0; i < 8; ++i) wv[b][u][i] = 0.0f;
+            }
+          }
         }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+          for (int b = 0; b < NB; ++b)
+#pragma unroll
+            for (int i = 0; i < 8; ++i) part[b][i] = fmaf(xv[u], wv[b][u][i], part[b][i]);
       }
     }
 #pragma unroll

@@ -1,9 +1,19 @@
 // Entry points of the backward maps (SPEC §5): dX and dW, one owner per output element.
+#include <algorithm>
+
 #include "launch_common.cuh"
 #include "validate.hpp"
 
 namespace qalg::gpu {
 using namespace detail;
+
+namespace {
+uint32_t max_width(const std::vector<uint32_t>& w) {
+  uint32_t m = 0;
+  for (uint32_t x : w) m = std::max(m, x);
+  return m;
+}
+}  // namespace
 
 void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceMatrix& W,
                  const DeviceMatrix& dX, cudaStream_t stream) {
@@ -22,8 +32,11 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
   dispatch_dtype(dY.dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
-      if (p.widths_vector_aligned())
+      if (p.widths_vector_aligned()) {  // dX columns run over the input groups s_k
+        if (max_width(p.plan().input_widths) <= 32)
+          return launch_tc<T, kGradX, 64, 32, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 32), a, stream);
         return launch_tc<T, kGradX, 64, 64, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 64), a, stream);
+      }
     }
     launch_simt<T, kGradX, 1, kStore>(impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN), a, stream);
   });
@@ -45,8 +58,11 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
-      if (p.widths_vector_aligned())
+      if (p.widths_vector_aligned()) {  // dW tiles: rows over s_k, columns over r_j
+        if (max_width(p.plan().output_widths) <= 32)
+          return launch_tc<T, kGradW, 64, 32, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 32), a, stream);
         return launch_tc<T, kGradW, 64, 64, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 64), a, stream);
+      }
     }
     launch_simt<T, kGradW, 1, kStore>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, stream);
   });

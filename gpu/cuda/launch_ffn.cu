@@ -1,4 +1,5 @@
 // Entry points of decoding (one row) and the gated FFN (gate/up merged, SiLU, down).
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -68,8 +69,13 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
-      if (pu.widths_vector_aligned())
+      if (pu.widths_vector_aligned()) {
+        uint32_t rmax = 0;
+        for (uint32_t r : pu.plan().output_widths) rmax = std::max(rmax, r);
+        if (rmax <= 32)
+          return launch_tc<T, kForward, 64, 32, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 32), a, stream);
         return launch_tc<T, kForward, 64, 64, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 64), a, stream);
+      }
     }
     launch_simt<T, kForward, 2, kSiluMul>(impl.list(up, ListKind::forward, kSimtBM, kSimtBN), a, stream);
   });

@@ -1,4 +1,5 @@
 // Entry points of the forward map (SPEC §4, §6): endpoint-fused, diagonal-first, block products.
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -17,7 +18,15 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
     if (b.plan().widths_vector_aligned()) {
+      // Narrow output groups (r_j <= 32) waste most of a 64/128-wide tile: clamp to 32 columns.
+      uint32_t rmax = 0;
+      for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
+      if (rmax <= 32) t = TileConfig{t.bm, 32, 4};
       const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
+      if (t.bn == 32) {
+        if (t.bm == 128) return launch_tc<T, kForward, 128, 32, 1, kStore>(wl, a, s);
+        return launch_tc<T, kForward, 64, 32, 1, kStore>(impl.list(b, ListKind::forward, 64, 32), a, s);
+      }
       if (t.warps == 4) {
         if (t.bm == 64 && t.bn == 128) return launch_tc<T, kForward, 64, 128, 1, kStore>(wl, a, s);
         if (t.bm == 128 && t.bn == 128) return launch_tc<T, kForward, 128, 128, 1, kStore>(wl, a, s);
