@@ -14,14 +14,14 @@
 
 namespace {
 
-struct Run {
+struct Outcome {
   int code = -1;
   std::string out;  // stdout + stderr
 };
 
-Run qalg(const std::string& args) {
+Outcome qalg(const std::string& args) {
   std::string cmd = std::string(QALG_BINARY) + " " + args + " 2>&1";
-  Run r;
+  Outcome r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf;
@@ -41,7 +41,7 @@ void write_file(const std::string& path, const std::string& text) { std::ofstrea
 }  // namespace
 
 TEST(Inspect, PaperQ2Json) {
-  Run r = qalg("inspect complete:2 --json");
+  Outcome r = qalg("inspect complete:2 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["dim"], 4);
@@ -60,7 +60,7 @@ TEST(Inspect, PaperQ2Json) {
 
 TEST(Inspect, CompleteGraphsOverPrimeFields) {
   for (int q : {3, 4, 8}) {
-    Run r = qalg("inspect complete:" + std::to_string(q) + " --field 'GF(3)' --json");
+    Outcome r = qalg("inspect complete:" + std::to_string(q) + " --field 'GF(3)' --json");
     ASSERT_EQ(r.code, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["dim"], q * q);
@@ -71,7 +71,7 @@ TEST(Inspect, CompleteGraphsOverPrimeFields) {
 }
 
 TEST(Inspect, TensorSquareOfQ2IsNotAGraphAlgebraAndRankIsOpen) {
-  Run r = qalg("inspect complete:2 --power 2 --json");
+  Outcome r = qalg("inspect complete:2 --power 2 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["dim"], 16);
@@ -81,7 +81,7 @@ TEST(Inspect, TensorSquareOfQ2IsNotAGraphAlgebraAndRankIsOpen) {
   EXPECT_EQ(j["alder_strassen_bound"], 28);
   EXPECT_EQ(j["explicit_length"], 36);
   EXPECT_TRUE(j["rank_exact"].is_null());
-  Run same = qalg("inspect complete:2 --tensor complete:2 --json");
+  Outcome same = qalg("inspect complete:2 --tensor complete:2 --json");
   ASSERT_EQ(same.code, 0) << same.out;
   EXPECT_EQ(nlohmann::json::parse(same.out)["table_hash"], j["table_hash"]);
 }
@@ -91,7 +91,7 @@ TEST(Inspect, EdgeListAndDotFilesWithLoopsAndParallelArrows) {
   write_file(el, "1 2\n1 2\n2 2\n");
   write_file(dot, "digraph { 1 -> 2; 1 -> 2; 2 -> 2; }\n");
   for (const auto& f : {el, dot}) {
-    Run r = qalg("inspect " + f + " --json");
+    Outcome r = qalg("inspect " + f + " --json");
     ASSERT_EQ(r.code, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["dim"], 5);
@@ -124,10 +124,12 @@ TEST(BadInput, ExitTwoWithANamedProblem) {
       {"inspect complete:2 --field R", "unknown field 'R'"},
       {"inspect /nonexistent/quiver.txt", "cannot open"},
       {"inspect complete:2 --power 0", "--power must be at least 1"},
+      {"inspect complete:16 --power 5", "exceeds 2^32"},
+      {"inspect complete:2 --tensor nosuch:3", "unknown quiver family 'nosuch'"},
       {"inspect", "give exactly one of GRAPH and --table-file"},
   };
   for (const auto& c : cases) {
-    Run r = qalg(c.args);
+    Outcome r = qalg(c.args);
     EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one-line error expected: " << r.out;
