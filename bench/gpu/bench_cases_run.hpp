@@ -27,7 +27,7 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
                                                                 const Buf& X, const Buf& W, const Buf& Y) {
   std::vector<std::pair<std::string, Call>> v;
   for (gpu::TileConfig tc : {gpu::TileConfig{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
-                             {128, 128, 8}, {64, 128, 8}}) {
+                             {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8}}) {
     if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4)) continue;
     v.push_back({"fused-" + std::to_string(tc.bm) + "x" + std::to_string(tc.bn) + "w" + std::to_string(tc.warps),
                  [&, tc](cudaStream_t s) {

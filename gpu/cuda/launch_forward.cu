@@ -35,6 +35,8 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       } else {
         if (t.bm == 128 && t.bn == 128) return launch_tc<T, kForward, 128, 128, 1, kStore, 8, 8>(wl, a, s);
         if (t.bm == 64 && t.bn == 128) return launch_tc<T, kForward, 64, 128, 1, kStore, 8, 8>(wl, a, s);
+        if (t.bm == 64 && t.bn == 192) return launch_tc<T, kForward, 64, 192, 1, kStore, 8, 8>(wl, a, s);
+        if (t.bm == 64 && t.bn == 256) return launch_tc<T, kForward, 64, 256, 1, kStore, 8, 8>(wl, a, s);
       }
       throw std::invalid_argument("forward: no compiled tile " + std::to_string(t.bm) + "x" + std::to_string(t.bn));
     }
@@ -66,11 +68,12 @@ void launch_diagonal_first(const DeviceBatch& b, GemmArgs a, float* ws, cudaStre
 
 void set_forward_tiles(TileConfig t) {
   const bool ok = (t.warps == 4 && (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128)) ||
-                  (t.warps == 8 && (t.bm == 64 || t.bm == 128) && t.bn == 128);
+                  (t.warps == 8 && (t.bm == 64 || t.bm == 128) && t.bn == 128) ||
+                  (t.warps == 8 && t.bm == 64 && (t.bn == 192 || t.bn == 256));
   if (!ok)
     throw std::invalid_argument("set_forward_tiles: tile " + std::to_string(t.bm) + "x" +
                                 std::to_string(t.bn) + " with " + std::to_string(t.warps) +
-                                " warps is not compiled (4 warps: bm, bn in {64, 128}; 8 warps: bn = 128)");
+                                " warps is not compiled (4 warps: bm, bn in {64, 128}; 8 warps: 64/128x128, 64x192, 64x256)");
   g_bm = t.bm;
   g_bn = t.bn;
   g_warps = t.warps;

@@ -41,9 +41,15 @@ void check_indices(const BilinearAlgorithm& alg) {
   }
 }
 
-// (i, j, k) packed into one word; dim < 2^21 keeps dim^3 below 2^63.
-constexpr size_t kMaxPackedDim = size_t{1} << 21;
-uint64_t pack(uint64_t i, uint64_t j, uint64_t k, uint64_t dim) { return (i * dim + j) * dim + k; }
+// (i, j, k) packed into one 128-bit key, lexicographic order preserved (any dim < 2^32).
+using Key = unsigned __int128;
+Key pack(uint64_t i, uint64_t j, uint64_t k) { return (Key(i) << 64) | (Key(j) << 32) | Key(k); }
+struct KeyHash {
+  size_t operator()(Key key) const {
+    return std::hash<uint64_t>()(static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ull ^
+                                 static_cast<uint64_t>(key >> 64));
+  }
+};
 
 }  // namespace
 
@@ -81,30 +87,26 @@ SparseVector kronecker(const SparseVector& a, const SparseVector& b, size_t dim_
 VerificationResult verify_algorithm(const BilinearAlgorithm& alg, const StructureTensor& t) {
   require_compatible(alg, t, "verification");
   check_indices(alg);
-  const uint64_t n = alg.dim;
-  if (n >= kMaxPackedDim)
-    throw ResourceError(fmt::format("verification: dim {} exceeds {}", n, kMaxPackedDim - 1));
-
   // Σ_l α_l ⊗ β_l ⊗ γ_l, accumulated on its support only.
-  std::unordered_map<uint64_t, Rational> sum;
+  std::unordered_map<Key, Rational, KeyHash> sum;
   for (const auto& term : alg.terms)
     for (const auto& [i, a] : term.alpha)
       for (const auto& [j, b] : term.beta) {
         Rational ab = a * b;
-        for (const auto& [k, g] : term.gamma) sum[pack(i, j, k, n)] += ab * g;
+        for (const auto& [k, g] : term.gamma) sum[pack(i, j, k)] += ab * g;
       }
 
   // The smallest coordinate where the two tensors differ: either in the algorithm's support
   // with a different value, or a table entry the algorithm does not produce.
-  std::optional<uint64_t> first;
-  auto note = [&](uint64_t key) { if (!first || key < *first) first = key; };
+  std::optional<Key> first;
+  auto note = [&](Key key) { if (!first || key < *first) first = key; };
   for (auto& [key, value] : sum) {
     t.field().reduce(value);
-    uint32_t k = key % n, j = (key / n) % n, i = key / (n * n);
+    auto i = uint32_t(key >> 64), j = uint32_t(key >> 32), k = uint32_t(key);
     if (value != t.coefficient(i, j, k)) note(key);
   }
   for (const auto& e : t.entries())
-    if (!sum.count(pack(e.i, e.j, e.k, n))) note(pack(e.i, e.j, e.k, n));
+    if (!sum.count(pack(e.i, e.j, e.k))) note(pack(e.i, e.j, e.k));
 
   VerificationResult result;
   if (!first) {
@@ -112,9 +114,9 @@ VerificationResult verify_algorithm(const BilinearAlgorithm& alg, const Structur
     return result;
   }
   VerificationMismatch m;
-  m.k = *first % n;
-  m.j = (*first / n) % n;
-  m.i = *first / (n * n);
+  m.i = uint32_t(*first >> 64);
+  m.j = uint32_t(*first >> 32);
+  m.k = uint32_t(*first);
   if (auto it = sum.find(*first); it != sum.end()) m.algorithm_value = it->second;
   m.table_value = t.coefficient(m.i, m.j, m.k);
   const auto& names = t.basis_names();

@@ -51,11 +51,14 @@ BoundOutcome blaser_bound(const StructureTensor& t, const AlgebraReport& report)
   BoundOutcome out;
   auto n = matrix_algebra_degree(t);
   if (!n) {
-    out.note = report.radical_dim && *report.radical_dim == 0
-                   ? "Bläser (semisimple) not reported: rad A = 0, but the decomposition into "
-                     "D_τ^{n_τ×n_τ} with all n_τ ≥ 2 is not established (only matrix-unit tables "
-                     "are recognised)"
-                   : "Bläser (semisimple) not applicable: A is not known to be semisimple";
+    if (!report.radical_dim)
+      out.note = "Bläser (semisimple) not applicable: rad A was not computed";
+    else if (*report.radical_dim != 0)
+      out.note = fmt::format("Bläser (semisimple) not applicable: dim rad A = {} ≠ 0", *report.radical_dim);
+    else
+      out.note = "Bläser (semisimple) not reported: rad A = 0, but the decomposition into "
+                 "D_τ^{n_τ×n_τ} with all n_τ ≥ 2 is not established (only matrix-unit tables "
+                 "are recognised)";
     return out;
   }
   // A matrix-unit table is M_n(F) by construction; a nonzero computed radical would contradict it.

@@ -63,6 +63,22 @@ TEST(SanitizerSmall, EveryKernelOnFewCases) {
     for (DType t : {DType::bf16, DType::f32}) run_conformance(c, t, false, 37, 99);
 }
 
+// Every compiled endpoint-fused tile shape (the calibration's candidates) on unequal widths.
+TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
+  const TileConfig tiles[] = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
+                              {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8}};
+  uint64_t seed = 40;
+  for (const TileConfig& t : tiles) {
+    set_forward_tiles(t);
+    for (bool integer : {true, false})
+      run_conformance({"complete:4/tiles-" + std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" +
+                           std::to_string(t.warps),
+                       complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
+                      DType::bf16, integer, 301, seed++, kFwdFused);
+  }
+  set_forward_tiles({64, 128, 4});
+}
+
 // Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.
 TEST(TableFiles, ForwardAndBackwardOnQalgTables) {
   const char* dir = std::getenv("QALG_GPU_TABLES");

@@ -74,7 +74,7 @@ TEST_F(RankCli, BadAlgorithmFilesExitTwoWithAOneLineReason) {
   CliRun dim = qalg("rank complete:3 --algorithm " + path("q2.json"));
   EXPECT_EQ(dim.code, 2);
   EXPECT_NE(dim.out.find("dim"), std::string::npos) << dim.out;
-  CliRun field = qalg("rank complete:2 --field GF(5) --algorithm " + path("q2.json"));
+  CliRun field = qalg("rank complete:2 --field 'GF(5)' --algorithm " + path("q2.json"));
   EXPECT_EQ(field.code, 2);
   EXPECT_NE(field.out.find("GF(5)"), std::string::npos) << field.out;
   write("text.json", R"({"format":"qalg-algorithm","version":1,"field":"Q","dim":4,
