@@ -42,6 +42,16 @@ StructureTensor tensor_product(const StructureTensor& a, const StructureTensor& 
 
 StructureTensor tensor_power(const StructureTensor& a, unsigned k) {
   if (k < 1) throw InputError("--power must be at least 1");
+  // Refuse before building any intermediate power: dim^k and nnz^k of the result.
+  size_t dim = 1, nnz = 1;
+  for (unsigned n = 0; n < k; ++n) {
+    dim = checked_mul(dim, a.dim(), fmt::format("dimension of the {}-th tensor power", k));
+    nnz = checked_mul(nnz, a.nnz(), fmt::format("nnz of the {}-th tensor power", k));
+  }
+  if (dim >= (size_t(1) << 32) - 1)
+    throw ResourceError(fmt::format("the {}-th tensor power has dimension {}, which exceeds 2^32 - 2", k, dim));
+  require_fits(checked_mul(nnz, sizeof(TensorEntry) + 16, "tensor power"),
+               fmt::format("the {}-th tensor power (dim {}, nnz {})", k, dim, nnz));
   StructureTensor r = a;
   for (unsigned n = 1; n < k; ++n) r = tensor_product(r, a);
   return r;
