@@ -4,6 +4,7 @@
 //    "terms": [[i, j, [[k, "c"], ...]], ...]}      // only non-empty B(i, j)
 #include "qalg/gpu/kernel_plan.hpp"
 
+#include <fstream>
 #include <stdexcept>
 
 #include "qalg/gpu/fraction.hpp"
@@ -125,6 +126,18 @@ KernelPlan plan_from_json(const nlohmann::json& j, const std::string& origin) {
     }
   }
   return p;
+}
+
+KernelPlan read_plan_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open plan file");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
+  }
+  return plan_from_json(j, path);
 }
 
 }  // namespace qalg::gpu

@@ -102,6 +102,7 @@ TEST(TableData, FileErrors) {
     EXPECT_NE(std::string(e.what()).find(path + ": not valid JSON"), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
+  EXPECT_THROW(read_plan_file("/nonexistent/p.json"), std::invalid_argument);
 }
 
 TEST(Fraction, ParsesNormalisesAndChecksOverflow) {

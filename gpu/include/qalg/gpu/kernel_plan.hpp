@@ -38,5 +38,7 @@ struct KernelPlan {
 
 nlohmann::json plan_to_json(const KernelPlan& p);
 KernelPlan plan_from_json(const nlohmann::json& j, const std::string& origin);
+// Reads a plan file written by `qalg lower`; std::invalid_argument naming the file on any error.
+KernelPlan read_plan_file(const std::string& path);
 
 }  // namespace qalg::gpu
