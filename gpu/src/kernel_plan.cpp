@@ -4,9 +4,9 @@
 //    "terms": [[i, j, [[k, "c"], ...]], ...]}      // only non-empty B(i, j)
 #include "qalg/gpu/kernel_plan.hpp"
 
-#include <fstream>
 #include <stdexcept>
 
+#include "json_file.hpp"
 #include "qalg/gpu/fraction.hpp"
 
 namespace qalg::gpu {
@@ -129,15 +129,7 @@ KernelPlan plan_from_json(const nlohmann::json& j, const std::string& origin) {
 }
 
 KernelPlan read_plan_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open plan file");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
-  }
-  return plan_from_json(j, path);
+  return plan_from_json(read_json_file(path, "plan file"), path);
 }
 
 }  // namespace qalg::gpu

@@ -2,13 +2,13 @@
 #include "qalg/gpu/table_data.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_set>
 
+#include "json_file.hpp"
 #include "qalg/gpu/fraction.hpp"
 #include "table_hash.hpp"
 
@@ -132,15 +132,7 @@ TableData table_data_from_json(const nlohmann::json& j, const std::string& origi
 }
 
 TableData read_table_data(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open table file");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
-  }
-  return table_data_from_json(j, path);
+  return table_data_from_json(read_json_file(path, "table file"), path);
 }
 
 }  // namespace qalg::gpu
