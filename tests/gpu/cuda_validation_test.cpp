@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "cuda_harness.hpp"
 #include "gpu/table_builders.hpp"
@@ -104,6 +105,42 @@ TEST(NonFinite, NanAndInfInWPropagateAsInTheDenseReference) {
       EXPECT_GT(nonfinite, 37u);  // the Inf column reaches every row
     }
   }
+}
+
+}  // namespace
+}  // namespace qalg::gpu::test
+
+namespace qalg::gpu::test {
+namespace {
+
+// The calibration file of issue 7: rows round-trip, lookups match exactly, bad rows name file:line.
+TEST(Calibration, ReadLookupAndErrors) {
+  const std::string path = ::testing::TempDir() + "/qalg_calibration.csv";
+  {
+    std::ofstream f(path);
+    f << "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
+      << "2048,768,16,512,diagonal-first,64,128,4\n";
+  }
+  auto entries = read_forward_calibration(path);
+  ASSERT_EQ(entries.size(), 2u);
+  use_forward_calibration(entries);
+  const auto e = find_calibration(4096, 12288, 32, 2048);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->tiles.bn, 192u);
+  EXPECT_EQ(e->tiles.warps, 8u);
+  EXPECT_FALSE(find_calibration(4096, 12288, 32, 2047).has_value());
+  use_forward_calibration({});
+  {
+    std::ofstream f(path);
+    f << "K,N,q,M,schedule,bm,bn,warps\n1,2,3,4,endpoint-fused,64,96,4\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find("qalg_calibration.csv:2: set_forward_tiles: tile 64x96"),
+            std::string::npos);
+  {
+    std::ofstream f(path);
+    f << "1,2,3,4,sideways,64,128,4\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: schedule must be"), std::string::npos);
 }
 
 }  // namespace

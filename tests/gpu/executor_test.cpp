@@ -149,3 +149,55 @@ TEST(Executor, ValidatesShapesAndTypesBeforeComputing) {
 
 }  // namespace
 }  // namespace qalg::gpu
+
+namespace qalg::gpu {
+namespace {
+
+// The conformance tables of issue 6 at CPU-sized shapes: complete q = 8, 32, Q_2^{⊗2}, Q_2^{⊗3},
+// a path and a rescaled star (non-complete), unequal widths, exact in double.
+TEST(Executor, ConformanceTablesMatchReferenceExactly) {
+  TableData q2 = test::complete_table(2);
+  TableData q2x2 = test::tensor_table(q2, q2);
+  std::vector<std::pair<std::string, TableData>> tables = {
+      {"complete:8", test::complete_table(8)},
+      {"complete:32", test::complete_table(32)},
+      {"Q2^2", q2x2},
+      {"Q2^3", test::tensor_table(q2x2, q2)},
+      {"path:5", test::quiver_table(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}})},
+      {"star:4 rescaled", test::rescaled_table(test::quiver_table(4, {{0, 1}, {0, 2}, {0, 3}}),
+                                               {{2, 1}, {1, 2}, {1, 1}, {-1, 1}, {4, 1}, {1, 2}, {1, 1}})},
+  };
+  for (const auto& [name, table] : tables) {
+    const uint32_t q = *table.slot_grid;
+    std::mt19937_64 rng(q * 7919u + table.dim);
+    std::vector<uint32_t> s(q), r(q);
+    for (uint32_t g = 0; g < q; ++g) {
+      s[g] = 1 + uint32_t(rng() % 6);
+      r[g] = 1 + uint32_t(rng() % 6);
+    }
+    KernelPlan plan = lower_table(table, s, r);
+    DenseReference ref(table, s, r);
+    const uint64_t M = 3 * q + 1;
+    std::vector<uint32_t> explicit_types(M);
+    for (auto& t : explicit_types) t = uint32_t(rng() % q);
+    for (const TypeSchedule& schedule : {TypeSchedule::cyclic(q), TypeSchedule::intervals(q, 3),
+                                         TypeSchedule::explicit_types(q, explicit_types)}) {
+      std::vector<uint32_t> types = schedule.row_types(M);
+      RowMatrix<double> X = test::integer_matrix<double>(rng, M, plan.K());
+      RowMatrix<double> W = test::integer_matrix<double>(rng, plan.K(), plan.N());
+      RowMatrix<double> dY = test::integer_matrix<double>(rng, M, plan.N());
+      std::string where = name + ", " + schedule.describe();
+      EXPECT_EQ(test::exact_difference(plan_forward(plan, X, W, types), ref.forward(X, W, types)), "") << where;
+      EXPECT_EQ(test::exact_difference(plan_backward_input(plan, dY, W, types), ref.backward_input(dY, W, types)), "")
+          << where;
+      EXPECT_EQ(test::exact_difference(plan_backward_weight(plan, X, dY, types), ref.backward_weight(X, dY, types)), "")
+          << where;
+    }
+    RowMatrix<double> A = test::integer_matrix<double>(rng, plan.K(), plan.K());
+    RowMatrix<double> B = test::integer_matrix<double>(rng, plan.K(), plan.N());
+    EXPECT_EQ(test::exact_difference(plan_square_product(plan, A, B), ref.square_product(A, B)), "") << name;
+  }
+}
+
+}  // namespace
+}  // namespace qalg::gpu

@@ -50,6 +50,29 @@ TEST(Lowering, MissingArrowsGiveEmptyOutputGroupsAndUnusedBlocks) {
   EXPECT_EQ(p.block_used[1 * 3 + 2], 1);
 }
 
+// SPEC §4 for Q_2^{⊗L}: B(α, δ) = { β : β_k ∈ {α_k, δ_k} for every bit k }, groups as L-bit strings.
+TEST(Lowering, TensorPowersOfQ2HaveTheBitwiseSupport) {
+  TableData t = test::complete_table(2);
+  for (uint32_t L = 1; L <= 4; ++L) {
+    const uint32_t q = 1u << L;
+    KernelPlan p = lower_table(t, ones(q), ones(q));
+    for (uint32_t alpha = 0; alpha < q; ++alpha)
+      for (uint32_t delta = 0; delta < q; ++delta) {
+        std::vector<uint32_t> expected;
+        for (uint32_t beta = 0; beta < q; ++beta) {
+          bool ok = true;
+          for (uint32_t k = 0; k < L; ++k) {
+            uint32_t b = (beta >> k) & 1, a = (alpha >> k) & 1, d = (delta >> k) & 1;
+            ok = ok && (b == a || b == d);
+          }
+          if (ok) expected.push_back(beta);
+        }
+        EXPECT_EQ(groups_of(p.B(alpha, delta)), expected) << "L=" << L << " α=" << alpha << " δ=" << delta;
+      }
+    t = test::tensor_table(t, test::complete_table(2));
+  }
+}
+
 // Law: lowering commutes with ⊗: B_{A⊗B}((a,a'),(d,d')) = B_A(a,d) × B_B(a',d'), coefficients
 // multiplied, input group (b, b') -> b q' + b'.
 QALG_PROPERTY(Lowering, TensorProductOfPlansIsPlanOfTensorProduct) {
