@@ -94,7 +94,8 @@ void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMat
   a.A = X.data, a.lda = K;
   a.B0 = W.data, a.ldb = N;
   a.C = Y.data, a.ldc = N;
-  const TileConfig t = forward_tiles();
+  TileConfig t = forward_tiles();
+  if (const auto e = find_calibration(K, N, p.q(), M)) t = e->tiles;  // issue 7 calibration
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if (schedule == ForwardSchedule::endpoint_fused)

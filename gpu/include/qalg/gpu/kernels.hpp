@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -134,5 +136,21 @@ struct TileConfig {
 };
 void set_forward_tiles(TileConfig t);  // process-wide; validated against the compiled set
 TileConfig forward_tiles();
+
+// Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
+//   K,N,q,M,schedule,bm,bn,warps      schedule: endpoint-fused | diagonal-first
+// Once loaded, forward() with the endpoint-fused schedule uses the tiles of the row matching
+// (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster schedule.
+struct CalibrationEntry {
+  uint64_t K = 0, N = 0, M = 0;
+  uint32_t q = 0;
+  ForwardSchedule schedule = ForwardSchedule::endpoint_fused;
+  TileConfig tiles;
+};
+// Throws std::invalid_argument naming file:line for a malformed row or an uncompiled tile.
+std::vector<CalibrationEntry> read_forward_calibration(const std::string& path);
+void use_forward_calibration(std::vector<CalibrationEntry> entries);  // process-wide
+std::optional<CalibrationEntry> find_calibration(uint64_t K, uint64_t N, uint32_t q, uint64_t M);
+ForwardSchedule calibrated_schedule(const DeviceBatch& batch);
 
 }  // namespace qalg::gpu

@@ -1,0 +1,68 @@
+// Per-shape forward calibration (kernels.hpp): read the CSV a benchmark run wrote, look rows up by
+// (K, N, q, M).
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include "qalg/gpu/kernels.hpp"
+
+namespace qalg::gpu {
+namespace {
+std::mutex g_mutex;
+std::vector<CalibrationEntry> g_entries;
+}  // namespace
+
+std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open calibration file");
+  std::vector<CalibrationEntry> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty() || line.rfind("K,", 0) == 0 || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
+    const std::string where = path + ":" + std::to_string(n) + ": ";
+    if (f.size() != 8) throw std::invalid_argument(where + "expected 8 fields K,N,q,M,schedule,bm,bn,warps");
+    CalibrationEntry e;
+    try {
+      e.K = std::stoull(f[0]), e.N = std::stoull(f[1]), e.q = uint32_t(std::stoul(f[2])), e.M = std::stoull(f[3]);
+      e.tiles = TileConfig{uint32_t(std::stoul(f[5])), uint32_t(std::stoul(f[6])), uint32_t(std::stoul(f[7]))};
+    } catch (const std::exception&) {
+      throw std::invalid_argument(where + "a number field is not a number");
+    }
+    if (f[4] == "endpoint-fused") e.schedule = ForwardSchedule::endpoint_fused;
+    else if (f[4] == "diagonal-first") e.schedule = ForwardSchedule::diagonal_first;
+    else throw std::invalid_argument(where + "schedule must be endpoint-fused or diagonal-first, got '" + f[4] + "'");
+    const TileConfig saved = forward_tiles();
+    try {
+      set_forward_tiles(e.tiles);  // validates against the compiled tile set
+    } catch (const std::invalid_argument& err) {
+      set_forward_tiles(saved);
+      throw std::invalid_argument(where + err.what());
+    }
+    set_forward_tiles(saved);
+    out.push_back(e);
+  }
+  return out;
+}
+
+void use_forward_calibration(std::vector<CalibrationEntry> entries) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_entries = std::move(entries);
+}
+
+std::optional<CalibrationEntry> find_calibration(uint64_t K, uint64_t N, uint32_t q, uint64_t M) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (const CalibrationEntry& e : g_entries)
+    if (e.K == K && e.N == N && e.q == q && e.M == M) return e;
+  return std::nullopt;
+}
+
+ForwardSchedule calibrated_schedule(const DeviceBatch& b) {
+  const auto e = find_calibration(b.plan().K(), b.plan().N(), b.plan().q(), b.rows());
+  return e ? e->schedule : ForwardSchedule::endpoint_fused;
+}
+
+}  // namespace qalg::gpu
