@@ -2,7 +2,6 @@
 #include "qalg/rank/bilinear_algorithm.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <fmt/core.h>
 
@@ -44,11 +43,9 @@ void check_indices(const BilinearAlgorithm& alg) {
 // (i, j, k) packed into one 128-bit key, lexicographic order preserved (any dim < 2^32).
 using Key = unsigned __int128;
 Key pack(uint64_t i, uint64_t j, uint64_t k) { return (Key(i) << 64) | (Key(j) << 32) | Key(k); }
-struct KeyHash {
-  size_t operator()(Key key) const {
-    return std::hash<uint64_t>()(static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ull ^
-                                 static_cast<uint64_t>(key >> 64));
-  }
+struct Contribution {
+  Key key;
+  Rational value;
 };
 
 }  // namespace
@@ -87,26 +84,36 @@ SparseVector kronecker(const SparseVector& a, const SparseVector& b, size_t dim_
 VerificationResult verify_algorithm(const BilinearAlgorithm& alg, const StructureTensor& t) {
   require_compatible(alg, t, "verification");
   check_indices(alg);
-  // Σ_l α_l ⊗ β_l ⊗ γ_l, accumulated on its support only.
-  std::unordered_map<Key, Rational, KeyHash> sum;
+  // Σ_l α_l ⊗ β_l ⊗ γ_l on its support: every contribution, sorted by coordinate, so that
+  // one merge with the (sorted) table finds the first differing coordinate.
+  std::vector<Contribution> parts;
   for (const auto& term : alg.terms)
     for (const auto& [i, a] : term.alpha)
       for (const auto& [j, b] : term.beta) {
         Rational ab = a * b;
-        for (const auto& [k, g] : term.gamma) sum[pack(i, j, k)] += ab * g;
+        for (const auto& [k, g] : term.gamma) parts.push_back({pack(i, j, k), ab * g});
       }
+  std::sort(parts.begin(), parts.end(),
+            [](const Contribution& x, const Contribution& y) { return x.key < y.key; });
 
-  // The smallest coordinate where the two tensors differ: either in the algorithm's support
-  // with a different value, or a table entry the algorithm does not produce.
+  const auto& entries = t.entries();  // sorted by (i, j, k), no zeros
+  size_t p = 0, e = 0;
   std::optional<Key> first;
-  auto note = [&](Key key) { if (!first || key < *first) first = key; };
-  for (auto& [key, value] : sum) {
+  Rational value;
+  while (p < parts.size() || e < entries.size()) {
+    Key table_key = e < entries.size() ? pack(entries[e].i, entries[e].j, entries[e].k) : ~Key(0);
+    Key alg_key = p < parts.size() ? parts[p].key : ~Key(0);
+    Key key = std::min(table_key, alg_key);
+    value = Rational(0);
+    for (; p < parts.size() && parts[p].key == key; ++p) value += parts[p].value;
     t.field().reduce(value);
-    auto i = uint32_t(key >> 64), j = uint32_t(key >> 32), k = uint32_t(key);
-    if (value != t.coefficient(i, j, k)) note(key);
+    const bool in_table = table_key == key;
+    if (in_table ? value != entries[e].c : !value.is_zero()) {
+      first = key;
+      break;
+    }
+    if (in_table) ++e;
   }
-  for (const auto& e : t.entries())
-    if (!sum.count(pack(e.i, e.j, e.k))) note(pack(e.i, e.j, e.k));
 
   VerificationResult result;
   if (!first) {
@@ -117,7 +124,7 @@ VerificationResult verify_algorithm(const BilinearAlgorithm& alg, const Structur
   m.i = uint32_t(*first >> 64);
   m.j = uint32_t(*first >> 32);
   m.k = uint32_t(*first);
-  if (auto it = sum.find(*first); it != sum.end()) m.algorithm_value = it->second;
+  m.algorithm_value = value;
   m.table_value = t.coefficient(m.i, m.j, m.k);
   const auto& names = t.basis_names();
   result.failure = fmt::format(

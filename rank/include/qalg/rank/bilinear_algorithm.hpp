@@ -38,7 +38,7 @@ struct VerificationResult {
   std::string failure;                           // one line: field/dim mismatch or the coordinate
 };
 
-// Exact, sparse: the work is proportional to Σ_l |α_l||β_l||γ_l| + nnz(c), never dim^3.
+// Exact, sparse: O(P log P + nnz(c)) for P = Σ_l |α_l||β_l||γ_l|, never dim^3.
 // Bad input throws InputError instead: a field or dimension that differs from the table's, or an
 // index out of range (the message names the term and the vector).
 VerificationResult verify_algorithm(const BilinearAlgorithm& alg, const StructureTensor& t);
