@@ -9,6 +9,7 @@
 #include "qalg/algebra/table_io.hpp"
 #include "qalg/verify/catalogue.hpp"
 #include "qalg/verify/fault.hpp"
+#include "qalg/verify/generators.hpp"
 
 using namespace qalg;
 using namespace qalg::verify;
@@ -104,4 +105,21 @@ TEST(Runner, FaultTalliesCountEveryInjectedFault) {
     // The canonical algorithm compares the table with Q_G's definition, so it sees every fault.
     EXPECT_EQ(o.tallies.at(k + "/canonical-algorithm"), 40) << k;
   }
+}
+
+TEST(Runner, TableCounterexampleReadsBackAsATable) {
+  // Deliberately false, stated about tables: "Q_G ⊗ Q_H always has t = 1".
+  const Property p{"test-false-tensor-t", "test", "t(Q_G ⊗ Q_H) = 1", [](const RunConfig&) {
+                     const TensorCase t = *gen_tensor_case(QuiverShape{.max_vertices = 2, .max_arrows = 2});
+                     record_case(t.product);
+                     RC_ASSERT(inspect_algebra(t.product).t == std::optional<size_t>(1));
+                   }};
+  const PropertyOutcome o = run_property(p, ci_config());
+  ASSERT_EQ(o.status, PropertyOutcome::Status::Failed);
+  ASSERT_TRUE(o.counterexample && o.counterexample->kind == Counterexample::Kind::Table);
+  const StructureTensor t = table_from_json(nlohmann::json::parse(o.counterexample->text), "counterexample");
+  EXPECT_NE(inspect_algebra(t).t, std::optional<size_t>(1));
+  // Shrunk: two vertices (with at most one arrow, when a named family was drawn) ⊗ a 1-dim factor
+  // or a loop.
+  EXPECT_LE(t.dim(), 4u);
 }

@@ -6,6 +6,7 @@
 
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/graph_algebra.hpp"
+#include "qalg/algebra/known_algebras.hpp"
 #include "qalg/algebra/quiver_input.hpp"
 #include "qalg/algebra/table_io.hpp"
 #include "qalg/algebra/tensor_product.hpp"
@@ -64,6 +65,27 @@ RC_GTEST_PROP(Certificate, RandomGraphAlgebrasRoundTrip, ()) {
   RC_ASSERT(c.json["radical"]["dim"] == g.quiver.arrow_count());
   const CertificateVerdict v = reverify(c.json);
   RC_ASSERT(v.valid);
+}
+
+TEST(Certificate, AlgebrasWithoutSplitEvidenceAreRecomputed) {
+  // M_2(Q): semisimple, t = 1, radical 0; Q[C_3] ≅ Q × Q(ω): t = 2 over Q but 3 over GF(7)
+  // (7 ≡ 1 mod 3); T_3(Q): radical the strictly upper part (dim 3, index 3), t = 3.
+  struct Row { StructureTensor t; size_t t_value, radical_dim, index; std::string evidence; };
+  for (const Row& r : {Row{matrix_algebra(2, Field::rationals()), 1, 0, 1, "general route"},
+                       Row{cyclic_group_algebra(3, Field::rationals()), 2, 0, 1, "general route"},
+                       Row{cyclic_group_algebra(3, Field::prime(7)), 3, 0, 1, "general route"},
+                       Row{upper_triangular_algebra(3, Field::rationals()), 3, 3, 3, "idempotents"}}) {
+    const Certificate c = make_certificate(r.t, "known");
+    EXPECT_TRUE(c.all_checks_hold);
+    EXPECT_EQ(c.json["t"]["value"], r.t_value) << c.json["table"]["basis"];
+    EXPECT_EQ(c.json["t"]["evidence"], r.evidence);
+    EXPECT_EQ(c.json["radical"]["dim"], r.radical_dim);
+    EXPECT_EQ(c.json["radical"]["nilpotency_index"], r.index);
+    EXPECT_TRUE(reverify(c.json).valid) << reverify(c.json).first_failure();
+    json forged = c.json;
+    forged["t"]["value"] = r.t_value + 1;
+    EXPECT_TRUE(rejects_claim(forged, "t"));
+  }
 }
 
 TEST(Certificate, TamperedTableIsRejected) {

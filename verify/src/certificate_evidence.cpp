@@ -1,6 +1,8 @@
 // Evidence for certificates, computed only by direct products and exact linear algebra.
 #include "certificate_evidence.hpp"
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include "qalg/algebra/associativity.hpp"
@@ -54,6 +56,28 @@ std::vector<SparseVector> sparse_rows(const FieldMatrix& m) {
 }
 }  // namespace
 
+SparseSpan::SparseSpan(const std::vector<SparseVector>& vectors, const Field& f, size_t dim)
+    : field_(f), row_of_pivot_(dim, -1) {
+  std::vector<SparseVector> nonzero;
+  for (const auto& v : vectors)
+    if (!v.empty()) nonzero.push_back(v);
+  std::sort(nonzero.begin(), nonzero.end(), [](const SparseVector& a, const SparseVector& b) { return a[0].first < b[0].first; });
+  bool unit_vectors = true;
+  for (size_t r = 0; unit_vectors && r < nonzero.size(); ++r)
+    unit_vectors = nonzero[r].size() == 1 && nonzero[r][0].second.is_one() &&
+                   (r == 0 || nonzero[r - 1][0].first != nonzero[r][0].first);
+  rows_ = unit_vectors || nonzero.empty() ? nonzero : sparse_rows(row_basis(rows_of(nonzero, f, dim)));
+  for (size_t r = 0; r < rows_.size(); ++r) row_of_pivot_[rows_[r][0].first] = int64_t(r);
+}
+
+bool SparseSpan::contains(const SparseVector& x) const {
+  SparseVector residual = x;
+  for (const auto& [i, c] : x)
+    if (i < row_of_pivot_.size() && row_of_pivot_[i] >= 0)
+      residual = linear_combination(field_, Rational(1), residual, field_.neg(c), rows_[size_t(row_of_pivot_[i])]);
+  return residual.empty();
+}
+
 std::vector<SparseVector> product_span(const StructureTensor& t, const std::vector<SparseVector>& u,
                                        const std::vector<SparseVector>& v) {
   std::vector<SparseVector> products;
@@ -62,8 +86,7 @@ std::vector<SparseVector> product_span(const StructureTensor& t, const std::vect
       SparseVector p = multiply(t, x, y);
       if (!p.empty()) products.push_back(std::move(p));
     }
-  if (products.empty()) return {};
-  return sparse_rows(row_basis(rows_of(products, t.field(), t.dim())));
+  return SparseSpan(products, t.field(), t.dim()).basis();
 }
 
 size_t nilpotency_index(const StructureTensor& t, const std::vector<SparseVector>& basis) {
@@ -102,7 +125,7 @@ std::string split_quotient_failure(const StructureTensor& t, const std::vector<S
     return fmt::format("{} idempotents + dim J {} ≠ dim A {}", idempotents.size(), radical.size(), t.dim());
   std::vector<SparseVector> all = radical;
   all.insert(all.end(), idempotents.begin(), idempotents.end());
-  if (rank(rows_of(all, f, t.dim())) != t.dim()) return "the idempotents and J do not span A";
+  if (SparseSpan(all, f, t.dim()).dim() != t.dim()) return "the idempotents and J do not span A";
   return "";
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Evidence shared by the certificate maker and checker: sparse vectors in JSON, subspaces spanned
 // by sparse vectors, and powers of an ideal computed by direct products. Private to verify/src.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,22 @@ SparseVector sparse_from_json(const nlohmann::json& j, const Field& f, size_t di
 
 // The vectors as rows of a dense matrix (dim columns).
 FieldMatrix rows_of(const std::vector<SparseVector>& vs, const Field& f, size_t dim);
+
+// A subspace kept as sparse rows in reduced row echelon form, so that membership is a sparse
+// reduction: x ∈ U iff x − Σ_p x_p R_p = 0 over the pivot columns p. Spans of distinct basis
+// elements (graph radicals, vertex idempotents) are already in that form and need no elimination.
+class SparseSpan {
+ public:
+  SparseSpan(const std::vector<SparseVector>& vectors, const Field& f, size_t dim);
+  size_t dim() const { return rows_.size(); }
+  const std::vector<SparseVector>& basis() const { return rows_; }
+  bool contains(const SparseVector& x) const;
+
+ private:
+  Field field_;
+  std::vector<SparseVector> rows_;           // RREF rows
+  std::vector<int64_t> row_of_pivot_;        // per column: the row with that pivot, or -1
+};
 
 // Basis (sparse rows, RREF) of span{ x y : x ∈ U, y ∈ V } with U, V given by spanning vectors.
 std::vector<SparseVector> product_span(const StructureTensor& t, const std::vector<SparseVector>& u,
