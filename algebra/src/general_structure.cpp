@@ -20,19 +20,6 @@ SparseVector to_sparse(const FieldMatrix& m, slong row) {
   return v;
 }
 
-// rad, rad², ... until 0 (nilpotent) or until the powers stop shrinking (not nilpotent).
-bool radical_powers(const StructureTensor& t, const FieldMatrix& rad, GeneralStructure& s) {
-  FieldMatrix cur = rad;
-  while (cur.rows() > 0) {
-    s.radical_power_dims.push_back(static_cast<size_t>(cur.rows()));
-    FieldMatrix next = subspace_product(t, cur, rad);
-    if (next.rows() == cur.rows()) return false;
-    cur = next;
-  }
-  s.radical_power_dims.push_back(0);
-  s.nilpotency_index = rad.rows() == 0 ? 0 : s.radical_power_dims.size();  // dims[m-1] = dim rad^m
-  return true;
-}
 
 // Checks of the central idempotents of B = A/rad: idempotent, orthogonal, central, sum 1.
 bool idempotents_hold(const StructureTensor& b, const std::vector<FieldMatrix>& e) {
@@ -68,9 +55,15 @@ GeneralStructure analyze_general_structure(const StructureTensor& t) {
   s.method = rad.method;
   for (slong r = 0; r < rad.basis.rows(); ++r) s.radical_basis.push_back(to_sparse(rad.basis, r));
 
-  if (is_two_sided_ideal(t, rad.basis)) s.certificates.push_back("radical is a two-sided ideal");
-  if (radical_powers(t, rad.basis, s))
+  SparseSpan rad_span(t.field(), t.dim());
+  for (const auto& v : s.radical_basis) rad_span.insert(v);
+  if (is_two_sided_ideal(t, rad_span)) s.certificates.push_back("radical is a two-sided ideal");
+  bool nilpotent = false;
+  s.radical_power_dims = power_dims(t, rad_span, nilpotent);  // dims[m-1] = dim rad^m
+  if (nilpotent) {
+    s.nilpotency_index = rad.basis.rows() == 0 ? 0 : s.radical_power_dims.size();
     s.certificates.push_back(fmt::format("radical is nilpotent: rad^{} = 0", s.nilpotency_index));
+  }
 
   StructureTensor b = rad.basis.rows() > 0 ? quotient_table(t, rad.basis) : t;
   s.quotient_dim = b.dim();
