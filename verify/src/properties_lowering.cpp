@@ -56,6 +56,23 @@ void equal_width_fractions(const RunConfig& c) {
   RC_ASSERT(s.block_products() == p.nnz());
 }
 
+void ffn_and_attention(const RunConfig& c) {
+  const CompleteCase k = complete_case(c);
+  const uint64_t q = k.q;
+  const uint64_t b = *rc::gen::inRange<uint64_t>(1, 5), d = *rc::gen::inRange<uint64_t>(1, 5),
+                 f = *rc::gen::inRange<uint64_t>(1, 5);
+  const uint64_t B = q * b, D = q * d, F = q * f;  // balanced types and equal widths
+  // Gated FFN training: dense 9BDF, algebraic 9ρ_q BDF = 9 (2q−1) q b d f.
+  const FfnCost ffn = gated_ffn_training(k.support, B, D, F);
+  RC_ASSERT(ffn.dense_training == 9 * B * D * F);
+  RC_ASSERT(ffn.training == 9 * (2 * q - 1) * q * b * d * f);
+  // Attention ceilings with ρ = (2q−1)/q²: 2/(1+ρ) = 2q²/(q²+2q−1), 7/(3+4ρ) = 7q²/(3q²+8q−4).
+  const AttentionCeilings a = attention_ceilings(k.support);
+  RC_ASSERT(a.score_fraction == ratio(2 * q - 1, q * q));
+  RC_ASSERT(a.forward == ratio(2 * q * q, q * q + 2 * q - 1));
+  RC_ASSERT(a.training == ratio(7 * q * q, 3 * q * q + 8 * q - 4));
+}
+
 void projection_costs(const RunConfig& c) {
   const StructureTensor t = *gen_slot_compatible_table(std::min<size_t>(c.max_size, 4));
   record_case(t);
@@ -119,6 +136,7 @@ std::vector<Property> lowering_properties() {
   return {
       {"cost-type-macs", "SPEC §4", "Q_q with any widths: C_i = D_diag + s_i (N − r_i)", type_macs_formula},
       {"cost-fractions", "SPEC §4", "ρ_q = (2q−1)/q², Q_2^{⊗L}: (3/4)^L and 6^L blocks, square product (2q²−q) b³", equal_width_fractions},
+      {"cost-ffn-attention", "SPEC §4", "gated FFN training 9BDF → 9ρBDF; attention ceilings 2/(1+ρ) and 7/(3+4ρ)", ffn_and_attention},
       {"cost-projection", "SPEC §4", "forward = Σ_i M_i C_i over τ's row counts, dense = MKN, training = 3 × forward", projection_costs},
       {"plan-executor", "SPEC §4–5", "plan executor = dense reference (forward, dX, dW) exactly; MACs = the rank cost model", executor_matches_reference},
   };
