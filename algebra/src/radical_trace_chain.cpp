@@ -93,11 +93,44 @@ std::optional<RadicalResult> radical_via_nilpotent_ideal(const StructureTensor& 
                                    n.size(), rq.method)};
 }
 
+bool is_commutative(const StructureTensor& t) {
+  for (const auto& e : t.entries())
+    if (t.coefficient(e.j, e.i, e.k) != e.c) return false;
+  return true;
+}
+
+SparseVector sparse_power(const StructureTensor& t, SparseVector x, ulong e, SparseVector one) {
+  while (e > 0) {
+    if (e & 1) one = sparse_product(t, one, x);
+    e >>= 1;
+    if (e > 0) x = sparse_product(t, x, x);
+  }
+  return one;
+}
+
+// Commutative and unital over GF(p): x ↦ x^p is F_p-linear, and rad A (= the nilradical) is the
+// kernel of its m-th power for p^m ≥ dim A, because a nilpotent x has x^{dim A} = 0.
+std::optional<RadicalResult> radical_by_frobenius(const StructureTensor& t) {
+  if (t.field().is_rationals() || !is_commutative(t)) return std::nullopt;
+  UnitResult u = find_unit(t);
+  if (!u.unit) return std::nullopt;
+  ulong p = t.field().characteristic();
+  slong n = static_cast<slong>(t.dim());
+  FieldMatrix frob(t.field(), n, n);
+  for (uint32_t i = 0; i < t.dim(); ++i)
+    for (const auto& [k, c] : sparse_power(t, {{i, Rational(1)}}, p, *u.unit)) frob.set(i, k, c);
+  FieldMatrix fm = frob;  // row convention: x ↦ x F, so x^{p^m} = x F^m
+  unsigned m = 1;
+  for (ulong pm = p; pm < t.dim(); pm *= p, ++m) fm = multiply(fm, frob);
+  return RadicalResult{left_kernel(fm), fmt::format("kernel of Frobenius^{} (commutative, char p)", m)};
+}
+
 }  // namespace
 
 RadicalResult radical(const StructureTensor& t) {
   if (t.dim() == 0) return {FieldMatrix(t.field(), 0, 0), "empty table"};
   if (auto r = radical_via_nilpotent_ideal(t)) return *r;
+  if (auto r = radical_by_frobenius(t)) return *r;
   return radical_from_table(t);
 }
 

@@ -159,3 +159,15 @@ TEST(GeneralKnown, NonAssociativeTableIsRejectedWithAWitness) {
     EXPECT_NE(std::string(e.what()).find("not associative"), std::string::npos) << e.what();
   }
 }
+
+TEST(GeneralKnown, ModularGroupAlgebraTensorMatrixAlgebraNeedsTheFullChain) {
+  // GF(2)[C_4] ⊗ M_2(GF(2)): neither commutative nor split by square-zero basis elements, so the
+  // Cohen–Ivanyos–Wales rounds decide; rad = rad(GF(2)[C_4]) ⊗ M_2 has dim 3·4, A/rad ≅ M_2.
+  Field f = Field::prime(2);
+  GeneralStructure s = analyze_general_structure(tensor_product(cyclic_group_algebra(4, f), matrix_algebra(2, f)));
+  EXPECT_NE(s.method.find("Cohen–Ivanyos–Wales"), std::string::npos) << s.method;
+  EXPECT_EQ(s.radical_basis.size(), 12u);
+  EXPECT_EQ(s.t, 1u);
+  EXPECT_EQ(s.nilpotency_index, 4u);  // (g − 1)^4 = g^4 − 1 = 0 in characteristic 2
+  expect_certified(s);
+}
