@@ -9,19 +9,17 @@ APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev li
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev \
   libeigen3-dev libboost-graph-dev libssl-dev
 APT_TEST_PACKAGES := gap-core coq python3
-STAMP := $(BUILD)/.deps-ok
 
 .PHONY: run test deps test-deps build clean gpu-check bench
 
-deps: $(STAMP)
-$(STAMP):
+# dpkg -s per package is fast, so the check runs every time (no stamp that could go stale).
+deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing: $$missing"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@mkdir -p $(BUILD) && touch $(STAMP)
 
 test-deps: deps
 	@missing=$$(for p in $(APT_TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

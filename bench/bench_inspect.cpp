@@ -21,6 +21,7 @@ void inspect_family(benchmark::State& state, const std::string& spec) {
 
 }  // namespace
 
+BENCHMARK_CAPTURE(inspect_family, complete8, std::string("complete:8"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(inspect_family, complete16, std::string("complete:16"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(inspect_family, complete64, std::string("complete:64"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(inspect_family, complete256, std::string("complete:256"))->Unit(benchmark::kMillisecond)->Iterations(1);
