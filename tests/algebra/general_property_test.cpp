@@ -128,3 +128,36 @@ RC_GTEST_PROP(LinearAlgebra, KernelTimesMatrixIsZeroAndRankNullity, ()) {
   if (r == c)
     if (auto inv = inverse(m)) RC_ASSERT(multiply(*inv, m) == identity_matrix(f, r));
 }
+
+// The sparse engine (SparseSpan, power_dims, sparse ideal check) against the dense one
+// (subspace_product, dense is_two_sided_ideal) on tables made dense by a change of basis.
+RC_GTEST_PROP(GeneralStructure, SparseAndDenseSubspaceRoutinesAgree, ()) {
+  Field f = *gen_small_field();
+  StructureTensor t0 = graph_algebra(*verify::gen_quiver(verify::QuiverShape{3, 4, true, true}), f);
+  StructureTensor t = change_basis(t0, gen_invertible(f, static_cast<slong>(t0.dim())));
+  FieldMatrix rad = radical(t).basis;
+  SparseSpan span(f, t.dim());
+  for (slong r = 0; r < rad.rows(); ++r) {
+    SparseVector v;
+    for (slong j = 0; j < rad.cols(); ++j)
+      if (!rad.get(r, j).is_zero()) v.emplace_back(static_cast<uint32_t>(j), rad.get(r, j));
+    span.insert(v);
+  }
+  RC_ASSERT(span.to_rref() == rad);
+  RC_ASSERT(is_two_sided_ideal(t, span) == is_two_sided_ideal(t, rad));
+  bool nilpotent = false;
+  std::vector<size_t> sparse_dims = power_dims(t, span, nilpotent), dense_dims;
+  for (FieldMatrix cur = rad; cur.rows() > 0; cur = subspace_product(t, cur, rad))
+    dense_dims.push_back(static_cast<size_t>(cur.rows()));
+  dense_dims.push_back(0);
+  RC_ASSERT(nilpotent);
+  RC_ASSERT(sparse_dims == dense_dims);
+  // A single random element usually does not span an ideal; both checks must say the same.
+  SparseSpan line(f, t.dim());
+  FieldMatrix x = row_of(gen_invertible(f, static_cast<slong>(t.dim())), 0);
+  SparseVector xv;
+  for (slong j = 0; j < x.cols(); ++j)
+    if (!x.get(0, j).is_zero()) xv.emplace_back(static_cast<uint32_t>(j), x.get(0, j));
+  line.insert(xv);
+  RC_ASSERT(is_two_sided_ideal(t, line) == is_two_sided_ideal(t, line.to_rref()));
+}
