@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev librapidcheck-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev \
   libeigen3-dev libboost-graph-dev libssl-dev
-APT_TEST_PACKAGES := gap-core coq python3
+APT_TEST_PACKAGES := gap-core coq python3 clang libclang-rt-14-dev
 
 .PHONY: run test deps test-deps build clean gpu-check bench
 
@@ -40,6 +40,8 @@ run: build
 
 test: test-deps build
 	cd $(BUILD) && ctest -LE gpu --output-on-failure -j $(JOBS) --timeout 900
+	$(MAKE) --no-print-directory sanitize
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)
@@ -47,3 +49,14 @@ clean:
 # GPU conformance on a machine with an H200 (issue 6): builds gpu/ alone, writes results/gpu/.
 gpu-check:
 	bash scripts/gpu_check.sh results/gpu
+
+# Hardening (issue 12). sanitize: the CPU test suite under ASan + UBSan (build-asan/).
+# fuzz: every libFuzzer target (fuzz/, clang, build-fuzz/) for FUZZ_SECONDS each; make test runs
+# both, the fuzzers for TEST_FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 10
+.PHONY: sanitize fuzz
+sanitize: test-deps
+	JOBS=$(JOBS) bash scripts/sanitize.sh
+fuzz: test-deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) bash scripts/fuzz.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GPU conformance (issue 6), run on the GPU machine: build the gpu module alone (no FLINT), run the
-# CUDA conformance suite (results CSV), then compute-sanitizer memcheck + racecheck on small shapes.
+# CUDA conformance suite (results CSV), then compute-sanitizer memcheck, racecheck and initcheck
+# (reads of uninitialised device memory) on small shapes.
 #   scripts/gpu_check.sh [RESULTS_DIR]     (default results/gpu; tables from .gpu-carry/tables)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ status=0
 QALG_GPU_RESULTS="$RES/conformance.csv" "$BUILD/test_gpu_cuda" --gtest_brief=1 >"$RES/conformance.log" 2>&1 || status=1
 tail -5 "$RES/conformance.log"
 if [ -x "$BUILD/test_gpu" ]; then "$BUILD/test_gpu" --gtest_brief=1 >"$RES/cpu_tests.log" 2>&1 || status=1; tail -2 "$RES/cpu_tests.log"; fi
-for tool in memcheck racecheck; do
+for tool in memcheck racecheck initcheck; do
   compute-sanitizer --tool $tool --error-exitcode 3 "$BUILD/test_gpu_cuda" \
     --gtest_filter='SanitizerSmall.*:Fixture.*' >"$RES/sanitizer_$tool.log" 2>&1 || status=1
   echo "$tool: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$RES/sanitizer_$tool.log" | tail -1)"
