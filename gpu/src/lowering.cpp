@@ -43,9 +43,16 @@ void check_widths(const std::vector<uint32_t>& w, uint32_t q, const char* what) 
   if (w.size() != q)
     throw std::invalid_argument(std::string(what) + ": " + std::to_string(w.size()) +
                                 " widths given, the table's slot grid needs q = " + std::to_string(q));
-  for (size_t g = 0; g < w.size(); ++g)
+  uint64_t total = 0;
+  for (size_t g = 0; g < w.size(); ++g) {
     if (w[g] == 0)
       throw std::invalid_argument(std::string(what) + ": group " + std::to_string(g) + " has width 0");
+    total += w[g];
+  }
+  // The kernels index rows and columns of W with 32-bit integers (cuda/device_plan.cpp).
+  if (total >= (uint64_t(1) << 31))
+    throw std::invalid_argument(std::string(what) + ": total width " + std::to_string(total) +
+                                " is not below 2^31, the kernels' index limit");
 }
 
 }  // namespace
