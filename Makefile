@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev librapidcheck-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev \
   libeigen3-dev libboost-graph-dev libssl-dev
-APT_TEST_PACKAGES := gap-core coq python3 clang libclang-rt-14-dev
+APT_TEST_PACKAGES := gap-core coq python3 clang libclang-rt-14-dev pari-gp
 
 .PHONY: run test deps test-deps build clean gpu-check bench
 

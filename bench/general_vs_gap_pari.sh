@@ -36,12 +36,12 @@ if Dimension(R) = 0 then B := A; else B := ImagesSource(NaturalHomomorphismByIde
 t := Length(CentralIdempotentsOfAlgebra(B));
 Print("PEER ", Runtime() - t0, " ", Dimension(R), " ", t, "\n"); QUIT;
 G
-  (ulimit -v 8000000; timeout "$TIMEOUT" gap -q -b -o 6g "$WORK/run.g" 2>&1) | awk '/^PEER/ {print $2, $3, $4; f=1} END {if (!f) print "timeout"}'
+  (ulimit -v 8000000; timeout "$TIMEOUT" gap -q -b -o 6g "$WORK/run.g" 2>&1 || true) | awk '/^PEER/ {print $2, $3, $4; f=1} END {if (!f) print "timeout"}'
 }
 
 pari_ms() {  # file.gp -> "ms rad t" or "timeout"
   { cat "$1"; echo 'gettime(); r = algradical(A); d = algsimpledec(A); print("PEER ", gettime(), " ", if(r == 0, 0, matsize(r)[2]), " ", #d[2]); quit;'; } > "$WORK/run.gp"
-  (ulimit -v 8000000; timeout "$TIMEOUT" gp -q -s 2G "$WORK/run.gp" 2>&1) | awk '/^PEER/ {print $2, $3, $4; f=1} END {if (!f) print "timeout"}'
+  (ulimit -v 8000000; timeout "$TIMEOUT" gp -q -s 2G "$WORK/run.gp" 2>&1 || true) | awk '/^PEER/ {print $2, $3, $4; f=1} END {if (!f) print "timeout"}'
 }
 
 echo "# Radical + t(A) of general tables: qalg vs GAP vs PARI/GP ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
