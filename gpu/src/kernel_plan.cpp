@@ -79,7 +79,7 @@ KernelPlan plan_from_json(const nlohmann::json& j, const std::string& origin) {
   if (!j.contains("version") || j["version"] != 1) fail(origin, "version", "expected 1");
   KernelPlan p;
   if (!j.contains("q")) fail(origin, "q", "missing");
-  p.q = get_u32(j["q"], origin, "q", uint64_t(1) << 16);
+  p.q = get_u32(j["q"], origin, "q", uint64_t(kMaxPlanGroups) + 1);
   if (p.q == 0) fail(origin, "q", "must be at least 1");
   if (!j.contains("field") || !j["field"].is_string()) fail(origin, "field", "expected a string");
   p.field = j["field"].get<std::string>();

@@ -16,27 +16,30 @@ std::string name_of(const TableData& t, uint32_t b) {
   return "'" + (b < t.basis.size() ? t.basis[b] : std::to_string(b)) + "'";
 }
 
-// occupant[row*q + col] = the basis element in that slot, or dim when empty.
-std::vector<uint32_t> slot_occupants(const TableData& t) {
+// Every basis element in the q×q grid, at most one per slot. Sorted (slot, element) pairs, not a
+// q×q array: the grid size comes from the file and may be up to 2^32 (issue 12).
+void check_slot_layout(const TableData& t) {
   if (!t.slot_grid || t.slots.size() != t.dim)
     throw std::invalid_argument("table has no slot layout (\"slots\"): lowering needs the grid "
                                 "position of every basis element (SPEC §4)");
   const uint32_t q = *t.slot_grid;
-  std::vector<uint32_t> occupant(size_t(q) * q, t.dim);
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, uint32_t>> placed;  // (slot, element)
+  placed.reserve(t.dim);
   for (uint32_t b = 0; b < t.dim; ++b) {
     auto [row, col] = t.slots[b];
     if (row >= q || col >= q)
       throw std::invalid_argument("basis element " + name_of(t, b) + " has slot " +
                                   slot_text(t.slots[b]) + " outside the " + std::to_string(q) +
                                   "x" + std::to_string(q) + " grid");
-    uint32_t& o = occupant[size_t(row) * q + col];
-    if (o != t.dim)
-      throw std::invalid_argument(
-          "not slot-compatible: slot " + slot_text(t.slots[b]) + " holds two basis elements, " +
-          name_of(t, o) + " and " + name_of(t, b) + " (a loop or parallel arrows?)");
-    o = b;
+    placed.push_back({t.slots[b], b});
   }
-  return occupant;
+  std::sort(placed.begin(), placed.end());
+  for (size_t n = 1; n < placed.size(); ++n)
+    if (placed[n].first == placed[n - 1].first)
+      throw std::invalid_argument(
+          "not slot-compatible: slot " + slot_text(placed[n].first) + " holds two basis elements, " +
+          name_of(t, placed[n - 1].second) + " and " + name_of(t, placed[n].second) +
+          " (a loop or parallel arrows?)");
 }
 
 void check_widths(const std::vector<uint32_t>& w, uint32_t q, const char* what) {
@@ -58,7 +61,7 @@ void check_widths(const std::vector<uint32_t>& w, uint32_t q, const char* what) 
 }  // namespace
 
 void check_slot_compatible(const TableData& t) {
-  std::vector<uint32_t> occupant = slot_occupants(t);
+  check_slot_layout(t);
   for (const TableEntry& e : t.entries) {
     if (e.num == 0) continue;
     auto [a, b] = t.slots[e.i];
@@ -82,6 +85,9 @@ KernelPlan lower_table(const TableData& t, const std::vector<uint32_t>& input_wi
                                 "; GPU kernels compute in floating point, lower a table over Q");
   check_slot_compatible(t);
   const uint32_t q = *t.slot_grid;
+  if (q > kMaxPlanGroups)
+    throw std::invalid_argument("slot grid q = " + std::to_string(q) + " is above " +
+                                std::to_string(kMaxPlanGroups) + ", the largest a KernelPlan holds");
   check_widths(input_widths, q, "input widths");
   check_widths(output_widths, q, "output widths");
 

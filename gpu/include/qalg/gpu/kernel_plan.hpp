@@ -12,6 +12,10 @@
 
 namespace qalg::gpu {
 
+// A plan keeps a term list B(i, j) for each of the q² pairs: q is capped so that an empty plan's
+// lists fit (4096² × 24 bytes = 400 MB; complete:1000, 10^6 arrows, has q = 1000). Issue 12.
+constexpr uint32_t kMaxPlanGroups = 4096;
+
 struct PlanTerm {
   uint32_t input_group = 0;  // k
   int64_t num = 1, den = 1;  // exact coefficient c_{(i,k),(k,j)}^{(i,j)}
