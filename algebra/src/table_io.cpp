@@ -105,7 +105,11 @@ StructureTensor table_from_json(const nlohmann::json& j, const std::string& orig
     std::vector<Slot> cells;
     for (const auto& c : s["cells"]) {
       if (!c.is_array() || c.size() != 2) throw InputError(origin + ": slots.cells entries must be [row, col]");
-      cells.push_back(Slot{uint32_t(get_index(c[0], origin + ": slot row")), uint32_t(get_index(c[1], origin + ": slot col"))});
+      uint64_t row = get_index(c[0], origin + ": slot row"), col = get_index(c[1], origin + ": slot col");
+      // Checked before narrowing to uint32: row 2^32 must not read as row 0.
+      if (row >= q || col >= q)
+        throw InputError(fmt::format("{}: slot ({}, {}) is outside the {}×{} grid", origin, row, col, q, q));
+      cells.push_back(Slot{uint32_t(row), uint32_t(col)});
     }
     t.set_slots(std::move(cells), uint32_t(q));
   }
