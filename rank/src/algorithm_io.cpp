@@ -75,8 +75,11 @@ BilinearAlgorithm algorithm_from_json(const json& j, const std::string& origin) 
     throw InputError(origin + ": unsupported \"version\" (expected 1)");
   if (!j.contains("field") || !j["field"].is_string())
     throw InputError(origin + ": missing \"field\" (\"Q\" or \"GF(p)\")");
-  if (!j.contains("dim") || !j["dim"].is_number_integer() || j["dim"].get<int64_t>() <= 0)
-    throw InputError(origin + ": \"dim\" must be a positive integer");
+  // Indices are stored as uint32 (the 2^32 basis limit of every table): a larger dim would
+  // silently truncate them.
+  if (!j.contains("dim") || !j["dim"].is_number_integer() || j["dim"].get<int64_t>() <= 0 ||
+      j["dim"].get<int64_t>() > int64_t(UINT32_MAX))
+    throw InputError(origin + ": \"dim\" must be a positive integer below 2^32");
   if (!j.contains("terms") || !j["terms"].is_array())
     throw InputError(origin + ": \"terms\" must be an array");
 
