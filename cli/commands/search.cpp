@@ -158,9 +158,9 @@ const RegisterCommand kRegisterSearch{Command{
       sub.add_option("--seed", o->seed, "seed of the walks (results do not depend on --threads)");
       sub.add_option("--out", o->out, "directory for the algorithm file (default .)");
       sub.add_option("--batches", o->batches, "budget in batches of walks instead of time");
-      sub.add_option("--walk-flips", o->tuning.walk.max_flips, "flips per walk (default 1000000)");
+      sub.add_option("--walk-flips", o->tuning.walk.max_flips, "flips per walk (default 200000)");
       sub.add_option("--plateau", o->tuning.walk.plateau,
-                     "flips without progress before a plus transition (default 20000)");
+                     "flips without progress before a plus transition (default 5000)");
       sub.add_option("--max-excess", o->tuning.walk.max_excess,
                      "plus transitions may exceed the level by this much (0 disables; default 1)");
       sub.add_option("--pool", o->tuning.pool_size, "schemes kept per length (default 32)");

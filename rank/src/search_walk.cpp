@@ -59,32 +59,39 @@ bool FlipWalk::flip_impl() {
         if (i != j && parallel_sign(s_.terms[i].f[p], s_.terms[j].f[p])) all.emplace_back(i, j, p);
   std::shuffle(all.begin(), all.end(), rng_);
   for (auto [i, j, p] : all)
-    for (int tries = 0; tries < 4; ++tries)  // λ and the position order are random
-      if (apply_flip<M>(i, j, p, parallel_sign(s_.terms[i].f[p], s_.terms[j].f[p]))) return true;
+    if (apply_flip<M>(i, j, p, parallel_sign(s_.terms[i].f[p], s_.terms[j].f[p]))) return true;
   return false;
 }
 
 template <Mode M>
 bool FlipWalk::apply_flip(size_t i, size_t j, int p, int s) {
-  // α_i = s α_j at position p; q receives the addition, rr the subtraction.
-  const int q = (p + 1 + static_cast<int>(next() & 1)) % 3;
-  const int rr = 3 - p - q;
-  const int lam = (M == Mode::GF2 || (next() & 1)) ? 1 : -1;
-  const auto nq = add_scaled<M>(s_.terms[i].f[q], s_.terms[j].f[q], lam * s);
-  if (!nq) return false;
-  const auto nr = add_scaled<M>(s_.terms[j].f[rr], s_.terms[i].f[rr], -lam);
-  if (!nr) return false;
-  s_.terms[i].f[q] = *nq;
-  s_.terms[j].f[rr] = *nr;
-  ++flips_;
-  bool dirty = false;
-  if (nq->is_zero()) { kill(i); ++reductions_; dirty = true; }
-  if (nr->is_zero()) { kill(j); ++reductions_; dirty = true; }
-  const size_t before = reductions_;
-  if (alive(i)) settle<M>(i, q);
-  if (alive(j)) settle<M>(j, rr);
-  if (dirty || reductions_ != before) compact();
-  return true;
+  // α_i = s α_j at position p; q receives the addition, rr the subtraction. The four choices of
+  // (q, λ) are tried from a random one on, so that a Z3 flip refused for leaving the range
+  // does not cost another scan for a partner.
+  const unsigned first = static_cast<unsigned>(next());
+  const unsigned choices = M == Mode::GF2 ? 2 : 4;
+  for (unsigned c = 0; c < choices; ++c) {
+    const unsigned pick = (first + c) % choices;
+    const int q = (p + 1 + static_cast<int>(pick & 1)) % 3;
+    const int rr = 3 - p - q;
+    const int lam = (pick & 2) ? -1 : 1;
+    const auto nq = add_scaled<M>(s_.terms[i].f[q], s_.terms[j].f[q], lam * s);
+    if (!nq) continue;
+    const auto nr = add_scaled<M>(s_.terms[j].f[rr], s_.terms[i].f[rr], -lam);
+    if (!nr) continue;
+    s_.terms[i].f[q] = *nq;
+    s_.terms[j].f[rr] = *nr;
+    ++flips_;
+    bool dirty = false;
+    if (nq->is_zero()) { kill(i); ++reductions_; dirty = true; }
+    if (nr->is_zero()) { kill(j); ++reductions_; dirty = true; }
+    const size_t before = reductions_;
+    if (alive(i)) settle<M>(i, q);
+    if (alive(j)) settle<M>(j, rr);
+    if (dirty || reductions_ != before) compact();
+    return true;
+  }
+  return false;
 }
 
 // Merges `idx` with every term that is parallel to it in `pos` and one other position,
@@ -95,15 +102,16 @@ void FlipWalk::settle(size_t idx, int pos) {
   for (;;) {
     if (!alive(idx)) return;
     bool merged = false;
-    for (int step = 1; step <= 2 && !merged; ++step) {
-      const int o = (pos + step) % 3;
-      const int z = 3 - pos - o;
-      for (size_t t = 0; t < n; ++t) {
-        if (t == idx || !alive(t)) continue;
-        const Term& ti = s_.terms[idx];
-        const Term& tt = s_.terms[t];
-        const int s1 = parallel_sign(tt.f[pos], ti.f[pos]);
-        if (!s1) continue;
+    // One scan: a partner must be parallel at `pos` and at one of the two other positions.
+    for (size_t t = 0; t < n && !merged; ++t) {
+      if (t == idx || !alive(t)) continue;
+      const Term& ti = s_.terms[idx];
+      const Term& tt = s_.terms[t];
+      const int s1 = parallel_sign(tt.f[pos], ti.f[pos]);
+      if (!s1) continue;
+      for (int step = 1; step <= 2; ++step) {
+        const int o = (pos + step) % 3;
+        const int z = 3 - pos - o;
         const int s2 = parallel_sign(tt.f[o], ti.f[o]);
         if (!s2) continue;
         // tt = ti.f[pos] ⊗ ti.f[o] ⊗ (s1 s2 tt.f[z]) up to the order of positions.

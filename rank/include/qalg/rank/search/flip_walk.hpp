@@ -53,8 +53,8 @@ class FlipWalk {
 };
 
 struct WalkLimits {
-  uint64_t max_flips = 1'000'000;  // flips before the walk gives up
-  uint64_t plateau = 20'000;       // flips without a reduction before a plus transition
+  uint64_t max_flips = 200'000;    // flips before the walk gives up
+  uint64_t plateau = 5'000;        // flips without a reduction before a plus transition
   size_t max_excess = 1;           // plus transitions never take the length above level + this
 };
 
