@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 # Debian 12 packages qalg builds and tests with (apt-get installs only what is missing).
 APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev librapidcheck-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev \
-  libeigen3-dev libboost-graph-dev libssl-dev
+  libeigen3-dev libboost-graph-dev libssl-dev libopenmpi-dev openmpi-bin nauty
 APT_TEST_PACKAGES := gap-core coq python3 clang libclang-rt-14-dev pari-gp
 
 .PHONY: run test deps test-deps build clean gpu-check bench

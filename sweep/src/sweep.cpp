@@ -1,0 +1,113 @@
+// sweep_rank: one rank's share of the stream, with checkpoints (sweep.hpp).
+#include "qalg/sweep/sweep.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "qalg/algebra/errors.hpp"
+#include "qalg/algebra/quiver_input.hpp"
+#include "qalg/algebra/table_io.hpp"
+#include "qalg/sweep/quiver_laws.hpp"
+
+namespace qalg::sweep {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What a checkpoint belongs to: a file from another sweep (or another rank count) is refused.
+nlohmann::json fingerprint(const SweepConfig& c, int rank, int ranks) {
+  return {{"vertices", c.range.vertices}, {"loops", c.range.loops},
+          {"max_arrows", c.range.max_arrows ? nlohmann::json(*c.range.max_arrows) : nlohmann::json(nullptr)},
+          {"laws", c.laws}, {"rank", rank}, {"ranks", ranks}, {"kept_counterexamples", c.kept_counterexamples}};
+}
+
+std::optional<SweepTally> load_checkpoint(const SweepConfig& c, const std::string& path, int rank, int ranks) {
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  std::ifstream in(path);
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("--checkpoint {}: not a sweep checkpoint ({})", path, e.what()));
+  }
+  if (!j.contains("sweep") || j["sweep"] != fingerprint(c, rank, ranks))
+    throw InputError(fmt::format("--checkpoint {}: written for another sweep ({}); remove it or change --checkpoint",
+                                 path, j.contains("sweep") ? j["sweep"].dump() : "no fingerprint"));
+  if (!j.contains("tally")) throw InputError(fmt::format("--checkpoint {}: no tally", path));
+  return tally_from_json(j["tally"], c.laws.size());
+}
+
+void save_checkpoint(const SweepConfig& c, const std::string& path, int rank, int ranks, const SweepTally& t) {
+  const nlohmann::json j = {{"sweep", fingerprint(c, rank, ranks)}, {"tally", tally_to_json(t)}};
+  write_text_atomically(j.dump() + "\n", path);
+}
+
+void record(const SweepConfig& c, SweepTally& t, uint64_t index, const Quiver& q, const std::vector<LawOutcome>& out) {
+  ++t.quivers;
+  for (size_t l = 0; l < out.size(); ++l) {
+    if (out[l].skipped) {
+      ++t.skipped[l];
+    } else if (!out[l].failure) {
+      ++t.passed[l];
+    } else if (t.failed[l]++ < c.kept_counterexamples) {
+      t.counterexamples.push_back({index, c.laws[l], *out[l].failure, to_edge_list(q)});
+    }
+  }
+}
+
+}  // namespace
+
+SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
+  const size_t n = c.laws.size();
+  const std::string path = c.checkpoint.empty() ? "" : checkpoint_path(c.checkpoint, rank, ranks);
+  SweepTally t;
+  t.passed.assign(n, 0), t.failed.assign(n, 0), t.skipped.assign(n, 0);
+  if (!path.empty())
+    if (auto saved = load_checkpoint(c, path, rank, ranks)) t = std::move(*saved);
+  if (t.complete) return t;
+  if (c.progress && t.next_index > 0)
+    *c.progress << fmt::format("[rank {}/{}] resuming at index {} ({} quivers already checked)\n", rank, ranks, t.next_index, t.quivers);
+
+  QuiverStream stream(c.range);
+  const auto start = Clock::now();
+  auto last_save = start, last_progress = start;
+  uint64_t checked_now = 0;
+  bool stopped = false;
+  while (stream.next()) {
+    const uint64_t i = stream.index();
+    if (i < t.next_index || i % uint64_t(ranks) != uint64_t(rank)) continue;
+    if (c.stop_after && checked_now >= *c.stop_after) {
+      stopped = true;
+      break;
+    }
+    const Quiver q = stream.quiver();
+    record(c, t, i, q, check_quiver_laws(q, c.laws));
+    t.next_index = i + 1;
+    ++checked_now;
+    const auto now = Clock::now();
+    if (!path.empty() && std::chrono::duration<double>(now - last_save).count() >= c.checkpoint_seconds) {
+      save_checkpoint(c, path, rank, ranks, t);
+      last_save = now;
+    }
+    if (c.progress && std::chrono::duration<double>(now - last_progress).count() >= 5) {
+      const double s = std::chrono::duration<double>(now - start).count();
+      *c.progress << fmt::format("[rank {}/{}] {} quivers checked, index {}, {:.0f} quivers/s\n", rank, ranks, t.quivers, i,
+                                 double(checked_now) / s);
+      c.progress->flush();
+      last_progress = now;
+    }
+  }
+  if (!stopped) {
+    stream.finish();
+    t.complete = true;
+  }
+  if (!path.empty()) save_checkpoint(c, path, rank, ranks, t);
+  return t;
+}
+
+}  // namespace qalg::sweep
