@@ -12,25 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/command_run.hpp"
+
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out;  // stdout + stderr
-};
-
-Outcome qalg(const std::string& args) {
-  std::string cmd = std::string(QALG_BINARY) + " " + args + " 2>&1";
-  Outcome r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Outcome = qalg::test_support::CommandRun;
+using qalg::test_support::qalg;
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("qalg_cli_test_" + std::to_string(getpid()) + "_" + name)).string();

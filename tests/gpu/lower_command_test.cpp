@@ -13,26 +13,13 @@
 
 #include "qalg/gpu/lowering.hpp"
 #include "qalg/gpu/plan_costs.hpp"
+#include "support/command_run.hpp"
 
 namespace qalg::gpu {
 namespace {
 
-struct CommandRun {
-  int code = -1;
-  std::string out;  // stdout + stderr
-};
-
-CommandRun qalg(const std::string& args) {
-  CommandRun r;
-  FILE* p = popen((std::string(QALG_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using test_support::CommandRun;
+using test_support::qalg;
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /

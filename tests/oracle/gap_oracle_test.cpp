@@ -16,6 +16,7 @@
 #include <fmt/core.h>
 
 #include "qalg/algebra/associativity.hpp"
+#include "support/command_run.hpp"
 #include "qalg/algebra/change_of_basis.hpp"
 #include "qalg/algebra/exports.hpp"
 #include "qalg/algebra/general_structure.hpp"
@@ -107,15 +108,7 @@ fi;
 )", index);
 }
 
-std::string run_command(const std::string& cmd) {
-  std::string out;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return out;
-  std::array<char, 4096> buf;
-  while (fgets(buf.data(), buf.size(), pipe)) out += buf.data();
-  pclose(pipe);
-  return out;
-}
+std::string run_command(const std::string& cmd) { return test_support::run_command(cmd).out; }
 
 }  // namespace
 

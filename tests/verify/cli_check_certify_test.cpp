@@ -14,25 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/command_run.hpp"
+
 namespace {
 
-struct CommandRun {
-  int code = -1;
-  std::string out;  // stdout (+ stderr when merged)
-};
-
-CommandRun qalg(const std::string& args, bool merge_stderr = true) {
-  std::string cmd = std::string(QALG_BINARY) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  CommandRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using qalg::test_support::CommandRun;
+using qalg::test_support::qalg;
 
 std::filesystem::path temp_dir() {
   auto d = std::filesystem::temp_directory_path() / ("qalg_verify_cli_" + std::to_string(getpid()));
