@@ -59,7 +59,7 @@ TEST_F(SearchCli, LoopSquaredOverF3ReachesSevenAndRankAcceptsTheFile) {
 
 TEST_F(SearchCli, BadArgumentsExitTwoNamingTheArgument) {
   const std::string out = " --out " + dir_.string();
-  CliRun field = qalg("search complete:2 --field GF(5) --time 1" + out);
+  CliRun field = qalg("search complete:2 --field 'GF(5)' --time 1" + out);
   EXPECT_EQ(field.code, 2) << field.out;
   EXPECT_NE(field.out.find("--field GF(5)"), std::string::npos) << field.out;
   CliRun threads = qalg("search complete:2 --threads 0 --time 1" + out);
