@@ -8,6 +8,7 @@
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/exports.hpp"
 #include "qalg/algebra/table_io.hpp"
+#include "qalg/export/kernel_package.hpp"
 
 namespace qalg::cli {
 namespace {
@@ -16,11 +17,38 @@ struct ExportOptions {
   AlgebraArgs algebra;
   std::string gap;   // --gap OUT.g
   std::string pari;  // --pari OUT.gp
+  // Kernel package (issue 8, export/kernel_package.hpp): --widths W [--output-widths W2]
+  // [--dtype bf16|fp16|fp32] --out DIR.
+  std::string widths, output_widths, dtype = "bf16", out;
 };
 
+// Exit 1 when a certificate check refuses the table, 2 for bad input (thrown to main).
+int run_kernel_export(const ExportOptions& o) {
+  if (!o.gap.empty() || !o.pari.empty()) throw InputError("export: --out DIR (kernel package) cannot be combined with --gap/--pari");
+  if (o.widths.empty()) throw InputError("export --out: give --widths (input group widths)");
+  StructureTensor t = o.algebra.build();
+  exporter::KernelExportOptions k;
+  k.algebra = o.algebra.describe();
+  k.input_widths = exporter::widths_for(t, o.widths, "--widths");
+  k.output_widths = o.output_widths.empty() ? k.input_widths : exporter::widths_for(t, o.output_widths, "--output-widths");
+  k.dtype = o.dtype;
+  k.out_dir = o.out;
+  try {
+    const exporter::KernelExport e = exporter::write_kernel_package(t, k);
+    fmt::print("wrote {}: kernel package for {} (q = {}, K = {}, N = {}, {} files; certificate.json, plan.json)\n",
+               e.dir, k.algebra, e.plan.q, e.plan.K(), e.plan.N(), e.files.size());
+    return 0;
+  } catch (const exporter::ExportRefused& e) {
+    fmt::print(stderr, "qalg: {}\n", e.what());
+    return 1;
+  }
+}
+
 int run_export(const ExportOptions& o) {
+  if (!o.out.empty()) return run_kernel_export(o);
+  if (!o.widths.empty() || !o.output_widths.empty()) throw InputError("export: --widths/--output-widths need --out DIR");
   if (o.gap.empty() && o.pari.empty())
-    throw InputError("export: give --gap OUT.g and/or --pari OUT.gp");
+    throw InputError("export: give --gap OUT.g and/or --pari OUT.gp, or --widths W --out DIR");
   StructureTensor t = o.algebra.build();
   std::string title = o.algebra.describe();
   // Build every script before writing any, so a refused export leaves no file behind.
@@ -38,12 +66,16 @@ int run_export(const ExportOptions& o) {
 }
 
 const RegisterCommand kRegisterExport{Command{
-    "export", "export an algebra for GAP (--gap) or PARI/GP (--pari)",
+    "export", "export an algebra for GAP (--gap) or PARI/GP (--pari), or a verified kernel package (--widths --out)",
     [](CLI::App& sub) -> std::function<int()> {
       auto o = std::make_shared<ExportOptions>();
       o->algebra.add_to(sub);
       sub.add_option("--gap", o->gap, "write a GAP script binding the algebra to A");
       sub.add_option("--pari", o->pari, "write PARI/GP input: mt and A = algtableinit(mt, p)");
+      sub.add_option("--widths", o->widths, "kernel package: input group widths ('64', '64x4', '32,64,...')");
+      sub.add_option("--output-widths", o->output_widths, "kernel package: output group widths (default: --widths)");
+      sub.add_option("--dtype", o->dtype, "kernel package: default dtype bf16 | fp16 | fp32");
+      sub.add_option("--out", o->out, "kernel package: directory to create (CUDA sources, CMake package, PyTorch op, certificate)");
       return [o] { return run_export(*o); };
     }}};
 

@@ -1,0 +1,316 @@
+"""PyTorch op for an exported qalg kernel package (written by `qalg export`).
+
+    import qalg_torch                        # this file, from <package>/torch
+    pkg = qalg_torch.load()                  # builds the CUDA extension once (torch cpp_extension)
+    layer = qalg_torch.AlgebraLinear(pkg.K, pkg.N, law=pkg, schedule="cyclic").cuda()
+    y = layer(x, position_ids)               # x: (..., T, K); positions give each row its type
+
+The op is an autograd Function whose forward, dX and dW are the package's CUDA kernels
+(bf16 / fp16 / fp32, FP32 accumulation). For float64 it runs the same plan with torch ops
+(`plan_forward`, `plan_backward_dx`, `plan_backward_dw`): the CUDA kernels have no FP64 path,
+so FP64 gradcheck checks that path's backward formulas, not the kernels.
+`reference_matmul` is the independent dense reference: T_i(W) materialised from table.json.
+"""
+import hashlib
+import json
+import os
+
+import torch
+
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+_SOURCES = [
+    "torch/qalg_kernels_torch.cpp", "src/qalg_kernels.cpp", "src/gpu/src/kernel_plan.cpp",
+    "src/gpu/src/fraction.cpp", "src/gpu/cuda/device_plan.cpp", "src/gpu/cuda/validate.cpp",
+    "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/launch_forward.cu",
+    "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu",
+]
+
+
+def _fraction(c):
+    if isinstance(c, int):
+        return float(c)
+    num, _, den = str(c).partition("/")
+    return int(num) / int(den or 1)
+
+
+def _offsets(widths):
+    off = [0]
+    for w in widths:
+        off.append(off[-1] + w)
+    return off
+
+
+class KernelPackage:
+    """An exported directory: its plan, its table, and (on demand) the compiled extension."""
+
+    def __init__(self, directory=PACKAGE_DIR):
+        self.directory = os.path.abspath(directory)
+        with open(os.path.join(self.directory, "plan.json"), "rb") as f:
+            text = f.read()
+        plan = json.loads(text)
+        self.plan_sha256 = hashlib.sha256(text).hexdigest()
+        with open(os.path.join(self.directory, "table.json")) as f:
+            self.table = json.load(f)
+        self.q = plan["q"]
+        self.input_widths, self.output_widths = plan["input_widths"], plan["output_widths"]
+        self.in_off, self.out_off = _offsets(self.input_widths), _offsets(self.output_widths)
+        self.K, self.N = self.in_off[-1], self.out_off[-1]
+        self.table_hash = plan["table_hash"]
+        # terms[i] = [(j, [(k, c), ...]), ...]: B(i, j) for the output groups j with terms.
+        self.terms = [[] for _ in range(self.q)]
+        for i, j, b in plan["terms"]:
+            self.terms[i].append((j, [(k, _fraction(c)) for k, c in b]))
+        self._ext = None
+
+    def extension(self, verbose=False):
+        """The compiled CUDA extension (torch.utils.cpp_extension.load, cached by torch)."""
+        if self._ext is None:
+            from torch.utils import cpp_extension
+            # The kernels use mma.sync and cp.async (sm_80+); torch compiles for the visible GPU
+            # unless TORCH_CUDA_ARCH_LIST says otherwise.
+            d = self.directory
+            self._ext = cpp_extension.load(
+                name="qalg_kernels_" + self.plan_sha256[:16],  # one extension per plan
+                sources=[os.path.join(d, s) for s in _SOURCES],
+                extra_include_paths=[os.path.join(d, "include"), os.path.join(d, "src/gpu/cuda"),
+                                     os.path.join(d, "src/gpu/src")],
+                extra_cflags=["-O3", "-std=c++20"],
+                extra_cuda_cflags=["-O3", "--expt-relaxed-constexpr", "-U__CUDA_NO_HALF_OPERATORS__",
+                                   "-U__CUDA_NO_HALF_CONVERSIONS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
+                                   "-U__CUDA_NO_HALF2_OPERATORS__"],
+                verbose=verbose)
+            if self._ext.table_hash() != self.table_hash or (self._ext.K(), self._ext.N()) != (self.K, self.N):
+                raise RuntimeError("the compiled extension does not match plan.json (stale build?)")
+        return self._ext
+
+    def types(self, position_ids, schedule="cyclic"):
+        """Row types from absolute positions (SPEC §4): 'cyclic' τ(p) = p mod q,
+        'intervals:L' τ(p) = ⌊(p mod qL)/L⌋, or a callable positions -> types."""
+        p = torch.as_tensor(position_ids)
+        if p.dtype not in (torch.int64, torch.int32):
+            raise TypeError("position_ids must be int64 or int32, got %s" % p.dtype)
+        if p.numel() and int(p.min()) < 0:
+            raise ValueError("position_ids must be non-negative")
+        if callable(schedule):
+            t = torch.as_tensor(schedule(p)).to(torch.int64)
+        elif schedule == "cyclic":
+            t = p.to(torch.int64) % self.q
+        elif isinstance(schedule, str) and schedule.startswith("intervals:"):
+            length = int(schedule.split(":", 1)[1])
+            if length <= 0:
+                raise ValueError("schedule 'intervals:L' needs L > 0")
+            t = (p.to(torch.int64) % (self.q * length)) // length
+        else:
+            raise ValueError("schedule %r: expected 'cyclic', 'intervals:L' or a callable" % (schedule,))
+        if t.shape != p.shape or (t.numel() and (int(t.min()) < 0 or int(t.max()) >= self.q)):
+            raise ValueError("the schedule must give one type in [0, q = %d) per position" % self.q)
+        return t
+
+
+def load(directory=PACKAGE_DIR, verbose=False):
+    """The package in `directory` with its CUDA extension built."""
+    pkg = KernelPackage(directory)
+    pkg.extension(verbose)
+    return pkg
+
+
+# ---- the plan with torch ops (FP64 path; also the readable statement of the three maps) ----
+
+def _rows_by_type(types, q):
+    return [(i, torch.nonzero(types == i).squeeze(1)) for i in range(q)]
+
+
+def plan_forward(pkg, x, w, types):
+    """y_j = Σ_{k∈B(i,j)} c · x_k W_kj for the rows of type i (SPEC §4)."""
+    y = x.new_zeros(x.shape[0], pkg.N)
+    for i, rows in _rows_by_type(types.to(x.device), pkg.q):
+        if rows.numel() == 0:
+            continue
+        xi = x.index_select(0, rows)
+        for j, b in pkg.terms[i]:
+            acc = sum(c * xi[:, pkg.in_off[k]:pkg.in_off[k + 1]] @ w[pkg.in_off[k]:pkg.in_off[k + 1],
+                                                                     pkg.out_off[j]:pkg.out_off[j + 1]]
+                      for k, c in b)
+            y[rows, pkg.out_off[j]:pkg.out_off[j + 1]] = acc
+    return y
+
+
+def plan_backward_dx(pkg, dy, w, types):
+    """x̄_k += c · ȳ_j W_kjᵀ for every term (k, c) of B(i, j) (SPEC §5)."""
+    dx = dy.new_zeros(dy.shape[0], pkg.K)
+    for i, rows in _rows_by_type(types.to(dy.device), pkg.q):
+        if rows.numel() == 0:
+            continue
+        dyi, dxi = dy.index_select(0, rows), dy.new_zeros(rows.numel(), pkg.K)
+        for j, b in pkg.terms[i]:
+            for k, c in b:
+                dxi[:, pkg.in_off[k]:pkg.in_off[k + 1]] += c * dyi[:, pkg.out_off[j]:pkg.out_off[j + 1]] @ \
+                    w[pkg.in_off[k]:pkg.in_off[k + 1], pkg.out_off[j]:pkg.out_off[j + 1]].T
+        dx[rows] = dxi
+    return dx
+
+
+def plan_backward_dw(pkg, x, dy, types):
+    """W̄_kj += c · x_kᵀ ȳ_j over the rows of every type i with (k, c) in B(i, j) (SPEC §5)."""
+    dw = x.new_zeros(pkg.K, pkg.N)
+    for i, rows in _rows_by_type(types.to(x.device), pkg.q):
+        if rows.numel() == 0:
+            continue
+        xi, dyi = x.index_select(0, rows), dy.index_select(0, rows)
+        for j, b in pkg.terms[i]:
+            for k, c in b:
+                dw[pkg.in_off[k]:pkg.in_off[k + 1], pkg.out_off[j]:pkg.out_off[j + 1]] += \
+                    c * xi[:, pkg.in_off[k]:pkg.in_off[k + 1]].T @ dyi[:, pkg.out_off[j]:pkg.out_off[j + 1]]
+    return dw
+
+
+# ---- the independent dense reference, from the table ----
+
+def type_operators(pkg, dtype=torch.float64, device="cpu"):
+    """C[i] (q×q): block (k, j) of T_i(W) is C[i][k, j] · W_kj, summed from the table's
+    entries e_a e_b -> c e_g with slot(a) = (i, k), slot(b) = (k, j), slot(g) = (i, j)."""
+    t = pkg.table
+    cells = t["slots"]["cells"]
+    C = torch.zeros(pkg.q, pkg.q, pkg.q, dtype=torch.float64)
+    for a, b, g, c in t["entries"]:
+        (i, k), (k2, j), (i2, j2) = cells[a], cells[b], cells[g]
+        if k == k2 and i2 == i and j2 == j:
+            C[i, k, j] += _fraction(c)
+    return C.to(dtype=dtype, device=device)
+
+
+def reference_matmul(pkg, x, w, types):
+    """Dense masked reference: y_p = x_p T_τ(p)(W) with T_i(W) = W ⊙ expand(C[i]); plain torch
+    ops, so autograd gives the reference gradients."""
+    C = type_operators(pkg, x.dtype, x.device)
+    s = torch.tensor(pkg.input_widths, device=x.device)
+    r = torch.tensor(pkg.output_widths, device=x.device)
+    y = x.new_zeros(x.shape[0], pkg.N)
+    types = types.to(x.device)
+    for i in range(pkg.q):
+        rows = torch.nonzero(types == i).squeeze(1)
+        if rows.numel():
+            mask = C[i].repeat_interleave(s, dim=0).repeat_interleave(r, dim=1)
+            y = y.index_put((rows,), x.index_select(0, rows) @ (w * mask))
+    return y
+
+
+# ---- the autograd op ----
+
+class _AlgebraMatmul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, types, pkg, schedule):
+        ctx.pkg, ctx.types = pkg, types
+        ctx.save_for_backward(x, w)
+        if x.dtype == torch.float64:
+            ctx.batch = None
+            return plan_forward(pkg, x, w, types)
+        ext = pkg.extension()
+        ctx.batch = ext.make_batch(types.cpu(), x.device.index)
+        return ext.forward(x, w, ctx.batch, schedule)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, w = ctx.saved_tensors
+        dy = _aligned(dy.contiguous())
+        dx = dw = None
+        if ctx.batch is None:
+            if ctx.needs_input_grad[0]:
+                dx = plan_backward_dx(ctx.pkg, dy, w, ctx.types)
+            if ctx.needs_input_grad[1]:
+                dw = plan_backward_dw(ctx.pkg, x, dy, ctx.types)
+        else:
+            ext = ctx.pkg.extension()
+            if ctx.needs_input_grad[0]:
+                dx = ext.backward_dx(dy, w, ctx.batch)
+            if ctx.needs_input_grad[1]:
+                dw = ext.backward_dw(x, dy, ctx.batch)
+        return dx, dw, None, None, None
+
+
+def _check(pkg, x, w, types):
+    if not isinstance(x, torch.Tensor) or not isinstance(w, torch.Tensor):
+        raise TypeError("x and weight must be tensors")
+    if x.dim() != 2 or x.shape[1] != pkg.K:
+        raise ValueError("x must have shape [M, K = %d], got %s" % (pkg.K, list(x.shape)))
+    if tuple(w.shape) != (pkg.K, pkg.N):
+        raise ValueError("weight must have shape [K, N] = [%d, %d], got %s" % (pkg.K, pkg.N, list(w.shape)))
+    if x.dtype != w.dtype:
+        raise TypeError("x is %s but weight is %s (one dtype per call)" % (x.dtype, w.dtype))
+    if x.dtype not in KERNEL_DTYPES + (torch.float64,):
+        raise TypeError("dtype %s: the kernels take bfloat16, float16, float32 (float64 runs the torch path)" % x.dtype)
+    if x.device != w.device:
+        raise ValueError("x is on %s but weight is on %s" % (x.device, w.device))
+    if x.dtype != torch.float64 and x.device.type != "cuda":
+        raise ValueError("x is on %s: the kernels need CUDA tensors" % x.device)
+    if not x.is_contiguous() or not w.is_contiguous():
+        raise ValueError("x and weight must be contiguous (row-major); call .contiguous()")
+    if types.dim() != 1 or types.shape[0] != x.shape[0]:
+        raise ValueError("types must have one entry per row of x (%d), got shape %s" % (x.shape[0], list(types.shape)))
+
+
+def algebra_matmul(pkg, x, weight, types, schedule="endpoint-fused"):
+    """Rows of x (M×K) through T_types[p](weight) (K×N): the package's kernels, differentiable."""
+    types = torch.as_tensor(types)
+    _check(pkg, x, weight, types)
+    if x.shape[0] == 0:  # no rows: nothing for the kernels to do
+        return x.new_zeros(0, pkg.N) + 0 * weight.sum()
+    x, weight = _aligned(x), _aligned(weight)
+    return _AlgebraMatmul.apply(x, weight, types, pkg, schedule)
+
+
+def _aligned(t):
+    """The kernels read 16-byte aligned rows; a view into the middle of a tensor may not be."""
+    return t if t.data_ptr() % 16 == 0 else t.clone()
+
+
+class AlgebraLinear(torch.nn.Module):
+    """A linear layer whose weight bank W (in_features × out_features, dense-sized) acts through
+    the algebra's law: row p of the input uses T_τ(p)(W), τ from its absolute position.
+
+    law: a KernelPackage (or an export directory); schedule: 'cyclic', 'intervals:L' or a
+    callable positions -> types. forward(x, position_ids=None): x is (..., T, K); position_ids
+    is (..., T) or (T,), default 0..T-1, so decoding one token at position p with
+    position_ids=[p] gives the row it has in the full sequence."""
+
+    def __init__(self, in_features, out_features, law, schedule="cyclic", kernel_schedule="endpoint-fused",
+                 device=None, dtype=None):
+        super().__init__()
+        self.law = law if isinstance(law, KernelPackage) else KernelPackage(law)
+        if (in_features, out_features) != (self.law.K, self.law.N):
+            raise ValueError("AlgebraLinear(%d, %d): the package was exported for K = %d, N = %d"
+                             % (in_features, out_features, self.law.K, self.law.N))
+        self.in_features, self.out_features = in_features, out_features
+        self.schedule, self.kernel_schedule = schedule, kernel_schedule
+        self.weight = torch.nn.Parameter(torch.empty(in_features, out_features, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # Each output sums ~K_eff inputs; use the largest per-type fan-in of the plan.
+        fan_in = max(sum(self.law.input_widths[k] for j, b in t for k, _ in b) / max(len(t), 1)
+                     for t in self.law.terms)
+        torch.nn.init.normal_(self.weight, std=(1.0 / max(fan_in, 1.0)) ** 0.5)
+
+    def forward(self, x, position_ids=None):
+        if x.dim() < 2:
+            raise ValueError("x must be (..., T, K), got shape %s" % list(x.shape))
+        T = x.shape[-2]
+        if position_ids is None:
+            position_ids = torch.arange(T, device=x.device)
+        position_ids = torch.as_tensor(position_ids, device=x.device)
+        if position_ids.shape[-1:] != (T,) or position_ids.dim() > x.dim() - 1:
+            raise ValueError("position_ids must be (..., T = %d), got shape %s" % (T, list(position_ids.shape)))
+        types = self.law.types(position_ids.expand(x.shape[:-1]).reshape(-1), self.schedule)
+        rows = x.reshape(-1, x.shape[-1]).contiguous()
+        needs_grad = torch.is_grad_enabled() and (x.requires_grad or self.weight.requires_grad)
+        if rows.shape[0] == 1 and not needs_grad and rows.dtype in KERNEL_DTYPES:
+            _check(self.law, rows, self.weight, types)  # decoding one token: the decode kernel
+            y = self.law.extension().decode(_aligned(rows), _aligned(self.weight), int(types[0]))
+        else:
+            y = algebra_matmul(self.law, rows, self.weight, types, self.kernel_schedule)
+        return y.reshape(*x.shape[:-1], self.out_features)
+
+    def extra_repr(self):
+        return "in_features=%d, out_features=%d, q=%d, schedule=%r" % (
+            self.in_features, self.out_features, self.law.q, self.schedule)

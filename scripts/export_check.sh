@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Issue 8 on the GPU machine, in one call: for each exported kernel package (made here with
+# `qalg export`, carried in .gpu-carry/export/), build the CMake package and run its conformance
+# test, install it and build + run the example consumer through find_package; for the first
+# package also through add_subdirectory; build the PyTorch extension and run the torch tests
+# (examples/pytorch) and the example script. Everything builds in parallel first.
+#   scripts/export_check.sh RESULTS_DIR PACKAGE_DIR...
+# Writes summary.txt, build.log, conformance_<name>.json, pytest.log, torch_results.json,
+# example.log under RESULTS_DIR; prints the summary last. Exit 1 if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+RES=$(mkdir -p "$1" && cd "$1" && pwd); shift
+PKGS=()
+for p in "$@"; do PKGS+=("$(cd "$p" && pwd)"); done
+W=${EXPORT_WORK:-/tmp/qalg_export_check}
+rm -rf "$W" && mkdir -p "$W"
+gen=$(command -v ninja >/dev/null && echo "-G Ninja" || true)
+J=$(nproc)
+export TORCH_EXTENSIONS_DIR=$W/torch_extensions MAX_JOBS=$J PYTHONUNBUFFERED=1
+summary=$RES/summary.txt
+: >"$summary"
+status=0
+note() { echo "$*" | tee -a "$summary"; }
+step() {  # step NAME COMMAND...: run, log to $W/NAME.log, record ok/FAIL
+  local name=$1; shift
+  local t0=$SECONDS
+  if "$@" >"$W/$name.log" 2>&1; then note "ok    $name ($((SECONDS - t0)) s)"; else note "FAIL  $name ($((SECONDS - t0)) s)"; status=1; fi
+}
+build_cmake() {  # package, name
+  cmake -S "$1" -B "$W/$2/build" $gen -DCMAKE_BUILD_TYPE=Release && cmake --build "$W/$2/build" -j"$J" &&
+    cmake --install "$W/$2/build" --prefix "$W/$2/prefix" &&
+    cmake -S examples/consumer_cmake -B "$W/$2/find" $gen -DCMAKE_PREFIX_PATH="$W/$2/prefix" &&
+    cmake --build "$W/$2/find" -j"$J"
+}
+build_subdir() { cmake -S examples/consumer_cmake -B "$W/subdir" $gen -DQALG_KERNELS_DIR="$1" && cmake --build "$W/subdir" -j"$J"; }
+build_torch() { python3 -c "import sys; sys.path.insert(0, '$1/torch'); import qalg_torch; qalg_torch.load('$1', verbose=True)"; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
+python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)" | tee -a "$summary"
+t0=$SECONDS
+for p in "${PKGS[@]}"; do
+  n=$(basename "$p")
+  step "cmake_$n" build_cmake "$p" "$n" &
+  step "torch_build_$n" build_torch "$p" &
+done
+step cmake_subdir build_subdir "${PKGS[0]}" &
+wait
+note "builds: $((SECONDS - t0)) s"
+
+for p in "${PKGS[@]}"; do
+  n=$(basename "$p")
+  step "conformance_$n" "$W/$n/build/qalg_kernels_conformance" "$RES/conformance_$n.json"
+  tail -1 "$W/conformance_$n.log" | tee -a "$summary"
+  step "consumer_find_$n" "$W/$n/find/consumer"
+done
+step consumer_subdir "$W/subdir/consumer"
+QALG_EXPORT_DIRS=$(IFS=:; echo "${PKGS[*]}")
+export QALG_EXPORT_DIRS QALG_TORCH_RESULTS=$RES/torch_results.json
+step pytest python3 -m pytest -q -p no:cacheprovider examples/pytorch
+tail -3 "$W/pytest.log" | tee -a "$summary"
+step example python3 examples/pytorch/example.py "${PKGS[0]}"
+tail -2 "$W/example.log" | tee -a "$summary"
+
+cp "$W/pytest.log" "$RES/pytest.log"; cp "$W/example.log" "$RES/example.log"
+for f in "$W"/*.log; do echo "===== $(basename "$f")"; tail -60 "$f"; done >"$RES/build.log"
+grep -h "FAIL\|error" "$W"/cmake_*.log "$W"/torch_build_*.log 2>/dev/null | head -20
+echo "===== summary"; cat "$summary"
+grep -q '^FAIL' "$summary" && status=1  # steps run in the background record failures only there
+exit $status

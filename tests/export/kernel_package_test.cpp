@@ -1,0 +1,172 @@
+// qalg export --widths ... --out DIR (issue 8): the package's files, plan.json against an
+// independent `qalg lower`, the extended certificate, tamper detection, refusals and bad input.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "export_support.hpp"
+#include "qalg/algebra/graph_algebra.hpp"
+#include "qalg/algebra/quiver_input.hpp"
+#include "qalg/algebra/table_io.hpp"
+#include "qalg/export/embedded_files.hpp"
+#include "qalg/export/kernel_package.hpp"
+#include "qalg/gpu/lowering.hpp"
+
+namespace fs = std::filesystem;
+using namespace qalg;
+using namespace qalg::export_test;
+
+namespace {
+
+// One export shared by the read-only tests (an export runs every certificate check).
+const fs::path& q2_package() {
+  static const fs::path dir = [] {
+    fs::path d = scratch("q2_pkg");
+    fs::remove_all(d);
+    CommandRun r = qalg_command("export complete:2 --widths 8,16 --output-widths 24,8 --dtype fp16 --out " + d.string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return d;
+  }();
+  return dir;
+}
+
+nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(read_text(p)); }
+
+// Files directly in `parent` whose name contains `part` (left-over temporary directories).
+int entries_containing(const fs::path& parent, const std::string& part) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(parent)) n += e.path().filename().string().find(part) != std::string::npos;
+  return n;
+}
+
+}  // namespace
+
+TEST(KernelPackage, HasTheExpectedFiles) {
+  const fs::path d = q2_package();
+  for (const char* f : {"CMakeLists.txt", "cmake/qalg_kernelsConfig.cmake.in", "plan.json", "table.json",
+                        "certificate.json", "include/qalg_kernels/qalg_kernels.hpp",
+                        "include/qalg_kernels/plan_data.hpp", "include/qalg/gpu/kernels.hpp",
+                        "src/qalg_kernels.cpp", "src/gpu/cuda/tc_gemm.cuh", "src/gpu/cuda/launch_forward.cu",
+                        "src/gpu/src/dense_reference.cpp", "test/conformance.cpp",
+                        "torch/qalg_torch.py", "torch/qalg_kernels_torch.cpp", "README.md"})
+    EXPECT_TRUE(fs::is_regular_file(d / f)) << f;
+  // Every copied kernel source is the repository's current file, byte for byte.
+  for (const auto& f : exporter::embedded_files()) {
+    EXPECT_EQ(read_text(fs::path(QALG_SOURCE_DIR) / std::string(f.path)), std::string(f.text)) << f.path;
+  }
+  EXPECT_EQ(entries_containing(d.parent_path(), ".partial-"), 0);
+}
+
+TEST(KernelPackage, PlanEqualsAnIndependentLowering) {
+  const fs::path plan = scratch("q2_plan.json");
+  CommandRun r = qalg_command("lower complete:2 --widths 8,16 --output-widths 24,8 --out " + plan.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_json(q2_package() / "plan.json"), read_json(plan));
+  // Q_2 (SPEC §4): y_i = x_i W_ii, y_j = x_i W_ij + x_j W_jj — three terms per type.
+  const gpu::KernelPlan p = gpu::read_plan_file((q2_package() / "plan.json").string());
+  EXPECT_EQ(p.B(0, 0).size() + p.B(0, 1).size(), 3u);
+  EXPECT_EQ(p.K(), 24u);
+  EXPECT_EQ(p.N(), 32u);
+  fs::remove(plan);
+}
+
+TEST(KernelPackage, CertificateVerifiesWithBothCheckers) {
+  const verify::CertificateVerdict v = exporter::verify_kernel_package(q2_package().string());
+  EXPECT_TRUE(v.valid) << v.first_failure();
+  bool saw_plan_check = false;
+  for (const auto& c : v.checks) saw_plan_check |= c.claim == "export:plan-vs-table" && c.ok;
+  EXPECT_TRUE(saw_plan_check);
+  CommandRun r = qalg_command("certify --verify " + (q2_package() / "certificate.json").string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json cert = read_json(q2_package() / "certificate.json");
+  EXPECT_EQ(cert["kernel_export"]["dtype"], "fp16");
+  EXPECT_EQ(cert["kernel_export"]["plan_matches_table"]["holds"], true);
+  EXPECT_EQ(cert["kernel_export"]["conformance"]["run"], false);  // no GPU in the exporting process
+}
+
+TEST(KernelPackage, TamperedPlanOrSourceIsDetected) {
+  const fs::path d = scratch("tampered");
+  fs::remove_all(d);
+  fs::copy(q2_package(), d, fs::copy_options::recursive);
+  nlohmann::json plan = read_json(d / "plan.json");
+  plan["terms"][0][2][0][1] = "2";  // a coefficient the table does not have
+  std::ofstream(d / "plan.json") << plan.dump(2) << "\n";
+  verify::CertificateVerdict v = exporter::verify_kernel_package(d.string());
+  EXPECT_FALSE(v.valid);
+  for (const auto& c : v.checks) {
+    if (c.claim == "export:plan-vs-table" || c.claim == "export:files") {
+      EXPECT_FALSE(c.ok) << c.claim;
+    }
+  }
+
+  fs::copy_file(q2_package() / "plan.json", d / "plan.json", fs::copy_options::overwrite_existing);
+  std::ofstream(d / "src/gpu/cuda/simt_gemm.cuh", std::ios::app) << "// edited\n";
+  v = exporter::verify_kernel_package(d.string());
+  EXPECT_FALSE(v.valid);
+  EXPECT_NE(v.first_failure().find("export:files"), std::string::npos) << v.first_failure();
+  fs::remove_all(d);
+}
+
+TEST(KernelPackage, NonAssociativeTableIsRefusedNamingTheCheck) {
+  // Q_2 with e_1 e_1 = 2 e_1: slots still chain, but (e_1 e_1) a = 2a != a = e_1 (e_1 a).
+  nlohmann::json t = table_to_json(graph_algebra(quiver_family("complete:2"), Field::rationals()));
+  bool changed = false;
+  for (auto& e : t["entries"])
+    if (e[0] == 0 && e[1] == 0 && e[2] == 0) e[3] = "2", changed = true;
+  ASSERT_TRUE(changed);
+  const fs::path table = scratch("bad_table.json"), out = scratch("refused_pkg");
+  std::ofstream(table) << t.dump() << "\n";
+  CommandRun r = qalg_command("export --table-file " + table.string() + " --widths 8 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("associativity"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(entries_containing(out.parent_path(), "refused_pkg"), 0);
+  fs::remove(table);
+}
+
+TEST(KernelPackage, BadInputExitsTwoAndWritesNothing) {
+  const fs::path out = scratch("bad_pkg");
+  const fs::path loop = scratch("loop.txt");
+  std::ofstream(loop) << "1 1\n1 2\n";  // a loop puts two basis elements in slot (1,1)
+  struct Case {
+    std::string args, expect;
+  } cases[] = {
+      {"complete:2 --widths 8,8,8", "--widths"},
+      {"complete:2 --widths 8 --dtype fp64", "--dtype"},
+      {"complete:2 --field GF(3) --widths 8", "GF(3)"},
+      {loop.string() + " --widths 8", "slot"},
+      {"complete:2 --widths 8 --gap x.g", "--gap"},
+  };
+  for (const Case& c : cases) {
+    CommandRun r = qalg_command("export " + c.args + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(out)) << c.args;
+  }
+  CommandRun r = qalg_command("export complete:2 --widths 8 --out " + q2_package().string());  // exists
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("already exists"), std::string::npos) << r.output;
+  fs::remove(loop);
+}
+
+// For complete graphs and random widths, the package's plan is the lowering of its table, its
+// header lists exactly the plan's terms, and the whole package re-checks.
+RC_GTEST_PROP(KernelPackage, WrittenPlanIsTheLoweringOfTheTable, ()) {
+  const uint32_t q = *rc::gen::inRange<uint32_t>(1, 4);
+  const auto s = *rc::gen::container<std::vector<uint32_t>>(q, rc::gen::inRange<uint32_t>(1, 40));
+  const auto r = *rc::gen::container<std::vector<uint32_t>>(q, rc::gen::inRange<uint32_t>(1, 40));
+  const StructureTensor t = graph_algebra(quiver_family("complete:" + std::to_string(q)), Field::rationals());
+  const fs::path d = scratch("prop_pkg");
+  fs::remove_all(d);
+  const exporter::KernelExport e = exporter::write_kernel_package(t, {"complete:" + std::to_string(q), s, r, "bf16", d.string()});
+  const gpu::KernelPlan fresh = gpu::lower_table(gpu::table_data_from_json(table_to_json(t), "t"), s, r);
+  RC_ASSERT(read_json(d / "plan.json") == gpu::plan_to_json(fresh));
+  size_t terms = 0;
+  for (const auto& b : fresh.terms) terms += b.size();
+  RC_ASSERT(terms == size_t(2) * q * q - q);  // SPEC §4: Q_q has 2q² − q block products
+  RC_ASSERT(read_text(d / "include/qalg_kernels/plan_data.hpp").find("kTermCount = " + std::to_string(terms) + ";") !=
+            std::string::npos);
+  RC_ASSERT(exporter::verify_kernel_package(d.string()).valid);
+  fs::remove_all(d);
+}
