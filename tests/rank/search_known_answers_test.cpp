@@ -4,6 +4,7 @@
 // scheme below a claimed lower bound stops the search.
 #include <gtest/gtest.h>
 
+#include "qalg/algebra/known_algebras.hpp"
 #include "qalg/algebra/tensor_product.hpp"
 #include "qalg/rank/search/certify.hpp"
 #include "qalg/rank/search/flip_search.hpp"
@@ -101,6 +102,20 @@ TEST(SearchKnownAnswers, LengthSevenRationalAlgorithmExcludesCharacteristic2) {
               lift.excluded_characteristics.end());
   }
   EXPECT_TRUE(lifted);
+}
+
+// 2×2 matrices: from 8 products to Strassen's 7 = the Alder–Strassen bound 2·4 − 1 over GF(2),
+// lifted to an algorithm over Q that the exact verifier accepts.
+TEST(SearchKnownAnswers, TwoByTwoMatricesReachStrassensSevenOverGF2) {
+  const StructureTensor t = matrix_algebra(2, Field::rationals());
+  EXPECT_EQ(search::initial_scheme(t, Mode::GF2).length(), 8u);
+  const auto r = run(t, Mode::GF2, small_budget(1, search::proven_lower_bound(t)));
+  ASSERT_EQ(r.best_length, 7u) << r.stop_reason;
+  std::string note;
+  auto cert = search::certify_best(r.pool, t, 7, "test", note);
+  ASSERT_TRUE(cert.has_value()) << note;
+  EXPECT_TRUE(cert->over_rationals);
+  EXPECT_TRUE(verify_algorithm(cert->algorithm, t).verified);
 }
 
 // R(Q_q) = 2q² − q (SPEC §3): even with the lower-bound stop disabled, no shorter scheme appears.
