@@ -1,6 +1,7 @@
 // Quiver input: GRAPH argument dispatch, edge lists and DOT (Boost.Graph's GraphViz parser).
 #include "qalg/algebra/quiver_input.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -56,7 +57,13 @@ Quiver parse_edge_list(const std::string& text, const std::string& origin) {
   size_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    // A comment starts at a '#' that begins a word: inside a name it is part of the name, so
+    // that the default names of parallel arrows ("s->t#2") read back from to_edge_list.
+    for (size_t p = 0; p < line.size(); ++p)
+      if (line[p] == '#' && (p == 0 || std::isspace(static_cast<unsigned char>(line[p - 1])))) {
+        line.resize(p);
+        break;
+      }
     std::istringstream words(line);
     std::vector<std::string> tok;
     for (std::string w; words >> w;) tok.push_back(w);

@@ -1,6 +1,7 @@
 #pragma once
-// Quiver input: DOT files (Boost.Graph's reader), edge lists ("src dst" per line, '#' comments),
-// and named families complete:q, path:n, cycle:n, star:n, random:n,p,seed.
+// Quiver input: DOT files (Boost.Graph's reader), edge lists ("src dst" per line, '#' comments
+// from a '#' that begins a word), and named families complete:q, path:n, cycle:n, star:n,
+// random:n,p,seed.
 // Every function throws InputError naming the file/line or parameter at fault.
 #include <string>
 
