@@ -8,6 +8,9 @@ import hashlib
 import importlib.util
 import json
 import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 import torch
@@ -149,16 +152,50 @@ def test_bad_input_is_named(mod, pkg):
     for args, err, text in cases:
         with pytest.raises(err, match=text):
             mod.algebra_matmul(pkg, *args)
-    ext = pkg.extension()
-    batch = ext.make_batch(types, 0)
-    with pytest.raises(ValueError, match="contiguous"):
-        ext.forward(torch.randn(pkg.K, 8, device="cuda").t(), w, batch)
-    with pytest.raises(ValueError, match="shape"):
-        ext.forward(x[:4].contiguous(), w, batch)
-    with pytest.raises(TypeError, match="not supported"):
-        ext.forward(x.double(), w.double(), batch)
     with pytest.raises(ValueError, match="AlgebraLinear"):
         mod.AlgebraLinear(pkg.K + 1, pkg.N, law=pkg)
+
+
+BINDING_ERRORS = textwrap.dedent("""
+    import importlib.util, sys, torch
+    spec = importlib.util.spec_from_file_location("qalg_torch_child", sys.argv[1] + "/torch/qalg_torch.py")
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    pkg = m.load(sys.argv[1])
+    ext = pkg.extension()
+    x, w = torch.randn(8, pkg.K, device="cuda"), torch.randn(pkg.K, pkg.N, device="cuda")
+    batch = ext.make_batch(torch.zeros(8, dtype=torch.int64), 0)
+    cases = [
+        (lambda: ext.forward(torch.randn(pkg.K, 8, device="cuda").t(), w, batch), ValueError, "contiguous"),
+        (lambda: ext.forward(x[:4].contiguous(), w, batch), ValueError, "shape"),
+        (lambda: ext.forward(x.double(), w.double(), batch), TypeError, "not supported"),
+        (lambda: ext.forward(x.cpu(), w, batch), ValueError, "CUDA"),
+        (lambda: ext.forward(x, w, batch, "sideways"), ValueError, "schedule"),
+        (lambda: ext.forward(torch.randn(8 * pkg.K + 1, device="cuda")[1:].view(8, pkg.K), w, batch),
+         ValueError, "aligned"),
+        (lambda: ext.make_batch(torch.full((3,), pkg.q), 0), ValueError, "outside"),
+        (lambda: ext.decode(x[:1].contiguous(), w, pkg.q), ValueError, "outside"),
+    ]
+    for f, err, text in cases:
+        try:
+            f()
+        except err as e:
+            assert text in str(e), (text, str(e))
+            print("ok", err.__name__, str(e).splitlines()[0])
+        else:
+            raise SystemExit("no error raised, expected " + text)
+""")
+
+
+@cuda
+def test_binding_checks_are_named(pkg, package_dir):
+    """The C++ binding's own checks (bypassing the Python ones), including a qalg kernel check
+    (alignment) raised as std::invalid_argument, in a child process: a crash there is reported
+    as this test's failure instead of ending the run."""
+    r = subprocess.run([sys.executable, "-c", BINDING_ERRORS, package_dir], capture_output=True, text=True,
+                       timeout=300)
+    record(pkg, "binding_errors", returncode=r.returncode, output=(r.stdout + r.stderr)[-2000:])
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 @cuda

@@ -20,11 +20,30 @@ import torch
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 _SOURCES = [
-    "torch/qalg_kernels_torch.cpp", "src/qalg_kernels.cpp", "src/gpu/src/kernel_plan.cpp",
-    "src/gpu/src/fraction.cpp", "src/gpu/cuda/device_plan.cpp", "src/gpu/cuda/validate.cpp",
-    "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/launch_forward.cu",
+    "torch/qalg_kernels_torch.cpp", "src/qalg_kernels.cpp", "src/gpu/cuda/device_plan.cpp",
+    "src/gpu/cuda/validate.cpp", "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/launch_forward.cu",
     "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu",
 ]
+# C++20 sources (exact fractions); they include no torch header and are compiled apart, so every
+# file that includes torch headers keeps torch's own language standard.
+_CXX20_SOURCES = ["src/gpu/src/kernel_plan.cpp", "src/gpu/src/fraction.cpp"]
+
+
+def _compile_cxx20(directory, build_dir):
+    """Objects of _CXX20_SOURCES in build_dir, rebuilt when a source is newer."""
+    import subprocess
+    from torch.utils import cpp_extension
+    cxx = cpp_extension.get_cxx_compiler() if hasattr(cpp_extension, "get_cxx_compiler") else os.environ.get("CXX", "c++")
+    objects = []
+    for rel in _CXX20_SOURCES:
+        src = os.path.join(directory, rel)
+        obj = os.path.join(build_dir, os.path.basename(rel) + ".cxx20.o")
+        if not os.path.exists(obj) or os.path.getmtime(obj) < os.path.getmtime(src):
+            subprocess.check_call([cxx, "-std=c++20", "-O3", "-fPIC", "-c", src, "-o", obj,
+                                   "-I" + os.path.join(directory, "include"),
+                                   "-I" + os.path.join(directory, "src/gpu/src")])
+        objects.append(obj)
+    return objects
 
 
 def _fraction(c):
@@ -70,12 +89,19 @@ class KernelPackage:
             # The kernels use mma.sync and cp.async (sm_80+); torch compiles for the visible GPU
             # unless TORCH_CUDA_ARCH_LIST says otherwise.
             d = self.directory
+            name = "qalg_kernels_" + self.plan_sha256[:16]  # one extension per plan
+            root = os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
+                os.path.expanduser("~"), ".cache", "torch_extensions")
+            build_dir = os.path.join(root, name)
+            os.makedirs(build_dir, exist_ok=True)
             self._ext = cpp_extension.load(
-                name="qalg_kernels_" + self.plan_sha256[:16],  # one extension per plan
+                name=name,
                 sources=[os.path.join(d, s) for s in _SOURCES],
                 extra_include_paths=[os.path.join(d, "include"), os.path.join(d, "src/gpu/cuda"),
                                      os.path.join(d, "src/gpu/src")],
-                extra_cflags=["-O3", "-std=c++20"],
+                extra_cflags=["-O3"],
+                extra_ldflags=_compile_cxx20(d, build_dir),
+                build_directory=build_dir,
                 extra_cuda_cflags=["-O3", "--expt-relaxed-constexpr", "-U__CUDA_NO_HALF_OPERATORS__",
                                    "-U__CUDA_NO_HALF_CONVERSIONS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
                                    "-U__CUDA_NO_HALF2_OPERATORS__"],
@@ -248,6 +274,11 @@ def _check(pkg, x, w, types):
         raise ValueError("x and weight must be contiguous (row-major); call .contiguous()")
     if types.dim() != 1 or types.shape[0] != x.shape[0]:
         raise ValueError("types must have one entry per row of x (%d), got shape %s" % (x.shape[0], list(types.shape)))
+    if types.dtype not in (torch.int64, torch.int32):
+        raise TypeError("types must be int64 or int32, got %s" % types.dtype)
+    if types.numel() and (int(types.min()) < 0 or int(types.max()) >= pkg.q):
+        raise ValueError("types must lie in [0, q = %d), got values in [%d, %d]"
+                         % (pkg.q, int(types.min()), int(types.max())))
 
 
 def algebra_matmul(pkg, x, weight, types, schedule="endpoint-fused"):
