@@ -50,10 +50,11 @@ sweep::SweepConfig make_config(const SweepOptions& o) {
 
 // Rank 0: the merged result on stdout, the JSON file and the counterexample files.
 int report(const SweepOptions& o, const sweep::SweepConfig& c, const sweep::SweepTally& m, int ranks, double seconds) {
-  fmt::print("qalg sweep: {} vertices{}{}, {} ranks: {} quivers checked in {:.2f} s ({:.0f} quivers/s){}\n", c.range.vertices,
-             c.range.loops ? " with loops" : ", no loops",
-             c.range.max_arrows ? fmt::format(", at most {} arrows", *c.range.max_arrows) : "", ranks, m.quivers, seconds,
-             seconds > 0 ? double(m.quivers) / seconds : 0.0, m.complete ? "" : " — STOPPED EARLY, run again to resume");
+  fmt::print("qalg sweep: {} vertices{}{}, {} ranks: {} quivers checked{}; this run {} in {:.2f} s ({:.0f} quivers/s)\n",
+             c.range.vertices, c.range.loops ? " with loops" : ", no loops",
+             c.range.max_arrows ? fmt::format(", at most {} arrows", *c.range.max_arrows) : "", ranks, m.quivers,
+             m.complete ? "" : " — STOPPED EARLY, run again to resume", m.checked_now, seconds,
+             seconds > 0 ? double(m.checked_now) / seconds : 0.0);
   uint64_t failed = 0;
   for (size_t l = 0; l < c.laws.size(); ++l) {
     fmt::print("  {:<14} passed {:>9}  failed {:>6}  not applicable {:>9}\n", c.laws[l], m.passed[l], m.failed[l], m.skipped[l]);
@@ -70,7 +71,7 @@ int report(const SweepOptions& o, const sweep::SweepConfig& c, const sweep::Swee
   }
   if (!o.json_file.empty()) {
     nlohmann::json j = sweep::result_json(c, m);
-    j["run"] = {{"ranks", ranks}, {"seconds", seconds}};
+    j["run"] = {{"ranks", ranks}, {"seconds", seconds}, {"checked", m.checked_now}};
     write_text_atomically(j.dump(2) + "\n", o.json_file);
   }
   return failed > 0 ? 1 : 0;

@@ -69,6 +69,7 @@ SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
   t.passed.assign(n, 0), t.failed.assign(n, 0), t.skipped.assign(n, 0);
   if (!path.empty())
     if (auto saved = load_checkpoint(c, path, rank, ranks)) t = std::move(*saved);
+  t.checked_now = 0;
   if (t.complete) return t;
   if (c.progress && t.next_index > 0)
     *c.progress << fmt::format("[rank {}/{}] resuming at index {} ({} quivers already checked)\n", rank, ranks, t.next_index, t.quivers);
@@ -106,6 +107,7 @@ SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
     stream.finish();
     t.complete = true;
   }
+  t.checked_now = checked_now;
   if (!path.empty()) save_checkpoint(c, path, rank, ranks, t);
   return t;
 }

@@ -14,7 +14,7 @@ nlohmann::json tally_to_json(const SweepTally& t) {
   for (const auto& c : t.counterexamples)
     cx.push_back({{"index", c.index}, {"law", c.law}, {"reason", c.reason}, {"edges", c.edges}});
   return {{"next_index", t.next_index}, {"quivers", t.quivers}, {"passed", t.passed}, {"failed", t.failed},
-          {"skipped", t.skipped}, {"counterexamples", cx}, {"complete", t.complete}};
+          {"skipped", t.skipped}, {"counterexamples", cx}, {"complete", t.complete}, {"checked_now", t.checked_now}};
 }
 
 SweepTally tally_from_json(const nlohmann::json& j, size_t laws) {
@@ -26,6 +26,7 @@ SweepTally tally_from_json(const nlohmann::json& j, size_t laws) {
     t.failed = j.at("failed").get<std::vector<uint64_t>>();
     t.skipped = j.at("skipped").get<std::vector<uint64_t>>();
     t.complete = j.at("complete").get<bool>();
+    t.checked_now = j.value("checked_now", uint64_t(0));
     for (const auto& c : j.at("counterexamples"))
       t.counterexamples.push_back({c.at("index").get<uint64_t>(), c.at("law").get<std::string>(),
                                    c.at("reason").get<std::string>(), c.at("edges").get<std::string>()});
@@ -44,6 +45,7 @@ SweepTally merge_tallies(const SweepConfig& config, const std::vector<SweepTally
   m.complete = true;
   for (const auto& p : parts) {
     m.quivers += p.quivers;
+    m.checked_now += p.checked_now;
     m.next_index = std::max(m.next_index, p.next_index);
     m.complete = m.complete && p.complete;
     for (size_t l = 0; l < n; ++l) m.passed[l] += p.passed[l], m.failed[l] += p.failed[l], m.skipped[l] += p.skipped[l];
@@ -67,7 +69,7 @@ nlohmann::json result_json(const SweepConfig& c, const SweepTally& m) {
   for (size_t l = 0; l < c.laws.size(); ++l)
     laws.push_back({{"name", c.laws[l]}, {"passed", m.passed[l]}, {"failed", m.failed[l]}, {"skipped", m.skipped[l]}});
   nlohmann::json j = tally_to_json(m);
-  j.erase("passed"), j.erase("failed"), j.erase("skipped"), j.erase("next_index");
+  j.erase("passed"), j.erase("failed"), j.erase("skipped"), j.erase("next_index"), j.erase("checked_now");
   j["laws"] = laws;
   j["vertices"] = c.range.vertices;
   j["loops"] = c.range.loops;

@@ -14,12 +14,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CommandRun {
   int code;
   std::string output;
 };
 
-Run run(const std::string& args, const fs::path& dir) {
+CommandRun run(const std::string& args, const fs::path& dir) {
   const fs::path out = dir / "output.txt";
   const int status = std::system(fmt::format("cd '{}' && {} > '{}' 2>&1", dir.string(), args, out.string()).c_str());
   std::ifstream in(out);
@@ -58,7 +58,7 @@ TEST_F(SweepCli, OneProcessCountsDigraphs) {
   // OEIS A000273: 1, 3, 16, 218 digraphs on 1-4 vertices.
   const std::vector<int> counts = {1, 3, 16, 218};
   for (int n = 1; n <= 4; ++n) {
-    const Run r = run(fmt::format("{} sweep --vertices {} --json r.json", QALG_BINARY, n), dir_);
+    const CommandRun r = run(fmt::format("{} sweep --vertices {} --json r.json", QALG_BINARY, n), dir_);
     ASSERT_EQ(r.code, 0) << r.output;
     const auto j = result(dir_ / "r.json");
     EXPECT_EQ(j["quivers"], counts[size_t(n - 1)]);
@@ -70,16 +70,16 @@ TEST_F(SweepCli, OneProcessCountsDigraphs) {
 TEST_F(SweepCli, OneAndTwoRanksGiveIdenticalResults) {
   need_mpi();
   const std::string args = "sweep --vertices 4 --loops --max-arrows 5 --json";
-  const Run one = run(fmt::format("{} {} plain.json", QALG_BINARY, args), dir_);
+  const CommandRun one = run(fmt::format("{} {} plain.json", QALG_BINARY, args), dir_);
   ASSERT_EQ(one.code, 0) << one.output;
   for (int ranks : {1, 2}) {
-    const Run r = run(fmt::format("{} {} mpi{}.json", mpirun(ranks), args, ranks), dir_);
+    const CommandRun r = run(fmt::format("{} {} mpi{}.json", mpirun(ranks), args, ranks), dir_);
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find(fmt::format("{} ranks", ranks)), std::string::npos) << r.output;
     EXPECT_EQ(result(dir_ / fmt::format("mpi{}.json", ranks)), result(dir_ / "plain.json")) << ranks << " ranks";
   }
   // The loopless 4-vertex sweep on 2 ranks: A000273(4) = 218.
-  const Run r = run(fmt::format("{} sweep --vertices 4 --json two.json", mpirun(2)), dir_);
+  const CommandRun r = run(fmt::format("{} sweep --vertices 4 --json two.json", mpirun(2)), dir_);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_EQ(result(dir_ / "two.json")["quivers"], 218);
 }
@@ -88,12 +88,12 @@ TEST_F(SweepCli, StoppedRunResumesFromCheckpoints) {
   need_mpi();
   const std::string args = "sweep --vertices 4 --property associative,rank-formula --checkpoint ck --json";
   ASSERT_EQ(run(fmt::format("{} {} full.json", QALG_BINARY, args), dir_).code, 0);
-  const Run stopped = run(fmt::format("{} {} part.json --stop-after 40", mpirun(2), args), dir_);
+  const CommandRun stopped = run(fmt::format("{} {} part.json --stop-after 40", mpirun(2), args), dir_);
   ASSERT_EQ(stopped.code, 0) << stopped.output;
   EXPECT_EQ(result(dir_ / "part.json")["complete"], false);
   EXPECT_EQ(result(dir_ / "part.json")["quivers"], 80);
   EXPECT_TRUE(fs::exists(dir_ / "ck.rank0of2") && fs::exists(dir_ / "ck.rank1of2"));
-  const Run resumed = run(fmt::format("{} {} resumed.json", mpirun(2), args), dir_);
+  const CommandRun resumed = run(fmt::format("{} {} resumed.json", mpirun(2), args), dir_);
   ASSERT_EQ(resumed.code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find("resuming at index"), std::string::npos) << resumed.output;
   EXPECT_EQ(result(dir_ / "resumed.json"), result(dir_ / "full.json"));
@@ -102,12 +102,12 @@ TEST_F(SweepCli, StoppedRunResumesFromCheckpoints) {
 TEST_F(SweepCli, BadArgumentsExitTwoWithOneLine) {
   for (const std::string bad : {"--vertices 11", "", "--vertices 3 --property no-such-law",
                                 "--vertices 3 --counterexample-dir /no/such/dir", "--vertices 3 --checkpoint-seconds 0"}) {
-    const Run r = run(fmt::format("{} sweep {}", QALG_BINARY, bad), dir_);
+    const CommandRun r = run(fmt::format("{} sweep {}", QALG_BINARY, bad), dir_);
     EXPECT_EQ(r.code, 2) << bad << "\n" << r.output;
     EXPECT_NE(r.output.find("error"), std::string::npos) << bad << "\n" << r.output;
   }
   std::ofstream(dir_ / "ck.rank0of1") << "garbage";
-  const Run r = run(fmt::format("{} sweep --vertices 2 --checkpoint ck", QALG_BINARY), dir_);
+  const CommandRun r = run(fmt::format("{} sweep --vertices 2 --checkpoint ck", QALG_BINARY), dir_);
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("ck.rank0of1"), std::string::npos) << r.output;
 }

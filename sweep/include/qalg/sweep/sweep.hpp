@@ -37,6 +37,7 @@ struct SweepTally {
   std::vector<uint64_t> passed, failed, skipped;  // per law, in SweepConfig::laws order
   std::vector<SweepCounterexample> counterexamples;
   bool complete = false;    // reached the end of the stream
+  uint64_t checked_now = 0; // quivers checked by this invocation (throughput; not in results)
 };
 
 // Runs rank `rank` of `ranks`: loads its checkpoint when there is one (InputError when it was
