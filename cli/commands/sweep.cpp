@@ -26,6 +26,7 @@ struct SweepOptions {
   double checkpoint_seconds = 5;
   long long stop_after = -1;
   size_t kept = 10;
+  unsigned chunks = 0;
 };
 
 sweep::SweepConfig make_config(const SweepOptions& o) {
@@ -43,6 +44,7 @@ sweep::SweepConfig make_config(const SweepOptions& o) {
   c.checkpoint_seconds = o.checkpoint_seconds;
   if (o.stop_after >= 0) c.stop_after = uint64_t(o.stop_after);
   c.kept_counterexamples = o.kept;
+  c.chunks = o.chunks;
   c.progress = &std::cerr;
   sweep::nauty_pipeline(c.range);  // nauty installed? (InputError before any rank starts work)
   return c;
@@ -111,6 +113,7 @@ const RegisterCommand kRegisterSweep{Command{
       sub.add_option("--checkpoint", o->checkpoint, "per-rank checkpoint files FILE.rank<r>of<N>; a rerun resumes from them");
       sub.add_option("--checkpoint-seconds", o->checkpoint_seconds, "seconds between checkpoint writes (default 5)");
       sub.add_option("--stop-after", o->stop_after, "each rank stops after checking this many quivers (then resume)");
+      sub.add_option("--chunks", o->chunks, "split nauty's generation into this many res/mod chunks, dealt to ranks (for n >= 7)");
       sub.add_option("--keep", o->kept, "counterexamples kept per law, lowest indices first (default 10)");
       sub.add_option("--json", o->json_file, "write the merged result as JSON to this file");
       sub.add_option("--counterexample-dir", o->counterexample_dir, "write failing quivers here as edge lists");

@@ -56,9 +56,12 @@ std::string nauty_pipeline(const QuiverRange& r) {
     throw InputError(fmt::format("--vertices {}: must be between 1 and 10", r.vertices));
   // directg's -e bounds the arcs; loops are added after, so the total is filtered in next().
   const std::string arcs = r.max_arrows ? fmt::format(" -e0:{}", *r.max_arrows) : "";
+  if (r.part && (r.part->second == 0 || r.part->first >= r.part->second))
+    throw InputError(fmt::format("nauty split {}/{}: need 0 <= res < mod", r.part->first, r.part->second));
+  const std::string split = r.part ? fmt::format(" {}/{}", r.part->first, r.part->second) : "";
   const std::string geng = nauty_tool("geng"), directg = nauty_tool("directg");
-  if (!r.loops) return fmt::format("{} -q {} | {} -q -T{}", geng, r.vertices, directg, arcs);
-  return fmt::format("{} -q {} | {} -q{} | {} -q -m2 -T", geng, r.vertices, directg, arcs, nauty_tool("vcolg"));
+  if (!r.loops) return fmt::format("{} -q {}{} | {} -q -T{}", geng, r.vertices, split, directg, arcs);
+  return fmt::format("{} -q {}{} | {} -q{} | {} -q -m2 -T", geng, r.vertices, split, directg, arcs, nauty_tool("vcolg"));
 }
 
 Quiver parse_nauty_line(const std::string& line, bool coloured) {

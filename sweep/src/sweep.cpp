@@ -23,7 +23,7 @@ using Clock = std::chrono::steady_clock;
 nlohmann::json fingerprint(const SweepConfig& c, int rank, int ranks) {
   return {{"vertices", c.range.vertices}, {"loops", c.range.loops},
           {"max_arrows", c.range.max_arrows ? nlohmann::json(*c.range.max_arrows) : nlohmann::json(nullptr)},
-          {"laws", c.laws}, {"rank", rank}, {"ranks", ranks}, {"kept_counterexamples", c.kept_counterexamples}};
+          {"laws", c.laws}, {"chunks", c.chunks}, {"rank", rank}, {"ranks", ranks}, {"kept_counterexamples", c.kept_counterexamples}};
 }
 
 std::optional<SweepTally> load_checkpoint(const SweepConfig& c, const std::string& path, int rank, int ranks) {
@@ -74,39 +74,51 @@ SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
   if (c.progress && t.next_index > 0)
     *c.progress << fmt::format("[rank {}/{}] resuming at index {} ({} quivers already checked)\n", rank, ranks, t.next_index, t.quivers);
 
-  QuiverStream stream(c.range);
   const auto start = Clock::now();
   auto last_save = start, last_progress = start;
   uint64_t checked_now = 0;
-  bool stopped = false;
-  while (stream.next()) {
-    const uint64_t i = stream.index();
-    if (i < t.next_index || i % uint64_t(ranks) != uint64_t(rank)) continue;
-    if (c.stop_after && checked_now >= *c.stop_after) {
-      stopped = true;
-      break;
+  // One nauty stream; `mine` says which positions this rank checks, `index_of` their global index.
+  // Returns false when --stop-after cut it short.
+  auto sweep_stream = [&](const QuiverRange& range, auto mine, auto index_of) {
+    QuiverStream stream(range);
+    while (stream.next()) {
+      const uint64_t i = index_of(stream.index());
+      if (i < t.next_index || !mine(stream.index())) continue;
+      if (c.stop_after && checked_now >= *c.stop_after) return false;
+      const Quiver q = stream.quiver();
+      record(c, t, i, q, check_quiver_laws(q, c.laws));
+      t.next_index = i + 1;
+      ++checked_now;
+      const auto now = Clock::now();
+      if (!path.empty() && std::chrono::duration<double>(now - last_save).count() >= c.checkpoint_seconds) {
+        save_checkpoint(c, path, rank, ranks, t);
+        last_save = now;
+      }
+      if (c.progress && std::chrono::duration<double>(now - last_progress).count() >= 5) {
+        const double s = std::chrono::duration<double>(now - start).count();
+        *c.progress << fmt::format("[rank {}/{}] {} quivers checked, index {}, {:.0f} quivers/s\n", rank, ranks, t.quivers, i,
+                                   double(checked_now) / s);
+        c.progress->flush();
+        last_progress = now;
+      }
     }
-    const Quiver q = stream.quiver();
-    record(c, t, i, q, check_quiver_laws(q, c.laws));
-    t.next_index = i + 1;
-    ++checked_now;
-    const auto now = Clock::now();
-    if (!path.empty() && std::chrono::duration<double>(now - last_save).count() >= c.checkpoint_seconds) {
-      save_checkpoint(c, path, rank, ranks, t);
-      last_save = now;
-    }
-    if (c.progress && std::chrono::duration<double>(now - last_progress).count() >= 5) {
-      const double s = std::chrono::duration<double>(now - start).count();
-      *c.progress << fmt::format("[rank {}/{}] {} quivers checked, index {}, {:.0f} quivers/s\n", rank, ranks, t.quivers, i,
-                                 double(checked_now) / s);
-      c.progress->flush();
-      last_progress = now;
-    }
-  }
-  if (!stopped) {
     stream.finish();
-    t.complete = true;
+    return true;
+  };
+  bool finished = true;
+  if (c.chunks == 0) {
+    finished = sweep_stream(c.range, [&](uint64_t i) { return i % uint64_t(ranks) == uint64_t(rank); },
+                            [](uint64_t i) { return i; });
+  } else {
+    // nauty's res/mod split: chunk k is `geng n k/M`; all of its quivers belong to rank k mod N.
+    for (unsigned k = unsigned(rank); finished && k < c.chunks; k += unsigned(ranks)) {
+      if ((uint64_t(k + 1) << kChunkShift) <= t.next_index) continue;
+      QuiverRange part = c.range;
+      part.part = {k, c.chunks};
+      finished = sweep_stream(part, [](uint64_t) { return true; }, [k](uint64_t i) { return (uint64_t(k) << kChunkShift) | i; });
+    }
   }
+  t.complete = finished;
   t.checked_now = checked_now;
   if (!path.empty()) save_checkpoint(c, path, rank, ranks, t);
   return t;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "qalg/algebra/quiver.hpp"
 
@@ -20,6 +21,7 @@ struct QuiverRange {
   unsigned vertices = 1;
   std::optional<unsigned> max_arrows;  // arrows counted with loops
   bool loops = false;
+  std::optional<std::pair<unsigned, unsigned>> part;  // nauty's res/mod: underlying graphs k of M
 };
 
 // The shell pipeline for a range (nauty's Debian names nauty-geng etc., or plain geng on PATH).

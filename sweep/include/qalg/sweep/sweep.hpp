@@ -22,7 +22,12 @@ struct SweepConfig {
   std::optional<uint64_t> stop_after;    // quivers this rank checks in this run, then stops
   size_t kept_counterexamples = 10;      // per law, the lowest indices
   std::ostream* progress = nullptr;      // progress lines (every ~5 s), when set
+  // 0: every rank reads the whole stream and checks index ≡ rank mod N. M > 0: nauty's res/mod
+  // split into M chunks (`geng n k/M`), rank r generates only chunks k ≡ r mod N, and a quiver's
+  // index is k·2^40 + its position in chunk k. Either way the result does not depend on N.
+  unsigned chunks = 0;
 };
+inline constexpr unsigned kChunkShift = 40;
 
 struct SweepCounterexample {
   uint64_t index = 0;  // position in nauty's stream
