@@ -27,9 +27,11 @@ CommandRun run(const std::string& args, const fs::path& dir) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
 }
 
-// mpirun as root needs both flags; --oversubscribe lets 2 ranks share fewer cores.
+// mpirun as root needs --allow-run-as-root; --oversubscribe lets 2 ranks share fewer cores. Under
+// scripts/sanitize.sh the ranks get LeakSanitizer suppressions for OpenMPI's own allocations.
 std::string mpirun(int ranks) {
-  return fmt::format("{} --allow-run-as-root --oversubscribe -np {} {}", QALG_MPIEXEC, ranks, QALG_BINARY);
+  return fmt::format("LSAN_OPTIONS=suppressions={}/tests/sweep/lsan_openmpi.supp {} --allow-run-as-root --oversubscribe "
+                     "-x LSAN_OPTIONS -np {} {}", QALG_SOURCE_DIR, QALG_MPIEXEC, ranks, QALG_BINARY);
 }
 
 nlohmann::json result(const fs::path& file) {
