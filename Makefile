@@ -7,10 +7,14 @@ JOBS ?= $(shell nproc)
 # Debian 12 packages qalg builds and tests with (apt-get installs only what is missing).
 APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev librapidcheck-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev \
-  libeigen3-dev libboost-graph-dev libssl-dev libopenmpi-dev openmpi-bin nauty
+  libeigen3-dev libboost-graph-dev libssl-dev libopenmpi-dev openmpi-bin nauty \
+  pybind11-dev python3-dev
 APT_TEST_PACKAGES := gap-core coq python3 clang libclang-rt-14-dev pari-gp
+# PyPI packages of the Python module's tests and the notebooks (issue 10), for the python3 on PATH.
+PIP_TEST_PACKAGES := pytest==9.0.3 nbclient==0.11.0 nbconvert==7.17.1 nbformat==5.11.1 \
+  ipykernel==7.4.0 matplotlib==3.10.9
 
-.PHONY: run test deps test-deps build clean gpu-check bench
+.PHONY: run test deps test-deps build clean gpu-check bench notebooks
 
 # dpkg -s per package is fast, so the check runs every time (no stamp that could go stale).
 deps:
@@ -28,9 +32,10 @@ test-deps: deps
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore $(PIP_TEST_PACKAGES)
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPython_EXECUTABLE=$$(command -v python3)
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
@@ -45,6 +50,10 @@ test: test-deps build
 
 clean:
 	rm -rf $(BUILD)
+
+# Execute every notebook from a clean kernel with the module of $(BUILD)/python (also a ctest).
+notebooks: test-deps build
+	bash scripts/run_notebooks.sh $(BUILD)/python
 
 # GPU conformance on a machine with an H200 (issue 6): builds gpu/ alone, writes results/gpu/.
 gpu-check:

@@ -37,16 +37,7 @@ int run_inspect(const AlgebraArgs& args, bool json, bool table) {
   AlgebraReport a = inspect_algebra(t);
   RankReport r = compute_rank_report(t, a);
   if (json) {
-    nlohmann::json j = to_json(t, a);
-    j["algebra"] = args.describe();
-    j["table_hash"] = table_hash(t);
-    j["alder_strassen_bound"] = nullptr;
-    for (const auto& b : r.bounds)
-      if (b.name.rfind("Alder", 0) == 0) j["alder_strassen_bound"] = b.value;
-    j["explicit_length"] = r.explicit_length;
-    j["rank_exact"] = r.rank_exact ? nlohmann::json(*r.rank_exact) : nlohmann::json(nullptr);
-    j["rank"] = to_json(r);
-    if (table) j["table"] = table_to_json(t);
+    nlohmann::json j = inspect_json(t, a, r, args.describe(), table);
     std::cout << j.dump(2) << "\n";
     return 0;
   }

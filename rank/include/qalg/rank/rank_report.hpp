@@ -48,4 +48,11 @@ KnownAlgorithm best_known_algorithm(const StructureTensor& t,
                                     const std::optional<BilinearAlgorithm>& extra,
                                     std::vector<std::string>* notes = nullptr);
 
+// The object `qalg inspect --json` prints and the Python module's Algebra.inspect() returns:
+// to_json of the algebra report, "rank": to_json of the rank report, and the summary fields
+// algebra (= description), table_hash, alder_strassen_bound, explicit_length, rank_exact;
+// "table" (the table file object) when with_table.
+nlohmann::json inspect_json(const StructureTensor& t, const AlgebraReport& a, const RankReport& r,
+                            const std::string& description, bool with_table);
+
 }  // namespace qalg
