@@ -15,6 +15,7 @@ class SingleProcess final : public Communicator {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
+  std::string broadcast_from_root(const std::string& root_value) override { return root_value; }
   [[noreturn]] void abort(int code) override { std::exit(code); }
 };
 
@@ -43,6 +44,13 @@ class MpiWorld final : public Communicator {
     std::vector<std::string> out;
     if (rank_ == 0)
       for (int r = 0; r < size_; ++r) out.push_back(all.substr(size_t(offsets[size_t(r)]), size_t(lengths[size_t(r)])));
+    return out;
+  }
+  std::string broadcast_from_root(const std::string& root_value) override {
+    unsigned long long length = root_value.size();
+    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    std::string out = rank_ == 0 ? root_value : std::string(length, '\0');
+    MPI_Bcast(out.data(), int(length), MPI_CHAR, 0, MPI_COMM_WORLD);
     return out;
   }
   [[noreturn]] void abort(int code) override {

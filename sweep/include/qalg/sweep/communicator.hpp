@@ -14,6 +14,8 @@ class Communicator {
   virtual int size() const = 0;
   // Rank 0 receives every rank's string, in rank order; other ranks receive {}.
   virtual std::vector<std::string> gather_to_root(const std::string& mine) = 0;
+  // Every rank receives rank 0's string.
+  virtual std::string broadcast_from_root(const std::string& root_value) = 0;
   // Ends every rank with this exit code (a rank-local input error must not leave the others
   // waiting in a collective).
   [[noreturn]] virtual void abort(int code) = 0;
