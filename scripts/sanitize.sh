@@ -25,7 +25,8 @@ done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}"
-echo "sanitizer build: $(( $(date +%s) - start )) s (${targets[*]})"
+echo "sanitizer build: $(( $(date +%s) - start )) s wall (${targets[*]}); CPU time (user, sys) of the build:"
+times | tail -1
 [ "${1:-}" = "--build" ] && exit 0
 cd "$BUILD"
 # Executables not built here (test_proofs, test_oracle) appear as <target>_NOT_BUILT: skip them.
