@@ -5,8 +5,8 @@
 # package also through add_subdirectory; build the PyTorch extension and run the torch tests
 # (examples/pytorch) and the example script. Everything builds in parallel first.
 #   scripts/export_check.sh RESULTS_DIR PACKAGE_DIR...
-# Writes summary.txt, build.log, conformance_<name>.json, pytest.log, torch_results.json,
-# example.log under RESULTS_DIR; prints the summary last. Exit 1 if anything failed.
+# Writes summary.txt, build.log, conformance_<name>.json, pytest.log, torch_results.jsonl
+# under RESULTS_DIR; prints the summary last. Exit 1 if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RES=$(mkdir -p "$1" && cd "$1" && pwd); shift
@@ -54,14 +54,19 @@ for p in "${PKGS[@]}"; do
   step "consumer_find_$n" "$W/$n/find/consumer"
 done
 step consumer_subdir "$W/subdir/consumer"
-QALG_EXPORT_DIRS=$(IFS=:; echo "${PKGS[*]}")
-export QALG_EXPORT_DIRS QALG_TORCH_RESULTS=$RES/torch_results.json
-step pytest python3 -m pytest -q -p no:cacheprovider examples/pytorch
-tail -3 "$W/pytest.log" | tee -a "$summary"
+# One pytest process per package (a crash in one cannot hide the other's results).
+export QALG_TORCH_RESULTS=$RES/torch_results.jsonl
+: >"$QALG_TORCH_RESULTS"
+for p in "${PKGS[@]}"; do
+  n=$(basename "$p")
+  export QALG_EXPORT_DIRS=$p
+  step "pytest_$n" python3 -m pytest -q -rfE -p no:cacheprovider examples/pytorch
+  tail -3 "$W/pytest_$n.log" | tee -a "$summary"
+done
 step example python3 examples/pytorch/example.py "${PKGS[0]}"
 tail -2 "$W/example.log" | tee -a "$summary"
 
-cp "$W/pytest.log" "$RES/pytest.log"; cp "$W/example.log" "$RES/example.log"
+cat "$W"/pytest_*.log >"$RES/pytest.log"
 for f in "$W"/*.log; do echo "===== $(basename "$f")"; tail -60 "$f"; done >"$RES/build.log"
 grep -h "FAIL\|error" "$W"/cmake_*.log "$W"/torch_build_*.log 2>/dev/null | head -20
 echo "===== summary"; cat "$summary"

@@ -26,16 +26,13 @@ def rel_l2(a, b):
 
 
 def record(pkg, test, **values):
-    RESULTS.append(dict(package=os.path.basename(pkg.directory), test=test, **values))
-
-
-@pytest.fixture(scope="session", autouse=True)
-def write_results():
-    yield
+    """Appends one JSON line to QALG_TORCH_RESULTS at once (a later crash keeps what was measured)."""
+    row = dict(package=os.path.basename(pkg.directory), test=test, **values)
+    RESULTS.append(row)
     path = os.environ.get("QALG_TORCH_RESULTS")
     if path:
-        with open(path, "w") as f:
-            json.dump(RESULTS, f, indent=1)
+        with open(path, "a") as f:
+            f.write(json.dumps(row) + "\n")
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,7 @@ inline std::filesystem::path scratch(const std::string& name) {
 
 inline CommandRun shell(const std::string& command) {
   const std::filesystem::path log = scratch("shell.log");
-  const int status = std::system((command + " >" + log.string() + " 2>&1").c_str());
+  const int status = std::system(("(" + command + ") >" + log.string() + " 2>&1").c_str());
   CommandRun r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(log)};
   std::filesystem::remove(log);
   return r;

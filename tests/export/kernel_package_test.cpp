@@ -134,7 +134,7 @@ TEST(KernelPackage, BadInputExitsTwoAndWritesNothing) {
   } cases[] = {
       {"complete:2 --widths 8,8,8", "--widths"},
       {"complete:2 --widths 8 --dtype fp64", "--dtype"},
-      {"complete:2 --field GF(3) --widths 8", "GF(3)"},
+      {"complete:2 --field 'GF(3)' --widths 8", "GF(3)"},
       {loop.string() + " --widths 8", "slot"},
       {"complete:2 --widths 8 --gap x.g", "--gap"},
   };

@@ -39,7 +39,7 @@ def _compile_cxx20(directory, build_dir):
         src = os.path.join(directory, rel)
         obj = os.path.join(build_dir, os.path.basename(rel) + ".cxx20.o")
         if not os.path.exists(obj) or os.path.getmtime(obj) < os.path.getmtime(src):
-            subprocess.check_call([cxx, "-std=c++20", "-O3", "-fPIC", "-c", src, "-o", obj,
+            subprocess.check_call([cxx, "-std=c++20", "-O3", "-fPIC", "-fvisibility=hidden", "-c", src, "-o", obj,
                                    "-I" + os.path.join(directory, "include"),
                                    "-I" + os.path.join(directory, "src/gpu/src")])
         objects.append(obj)
@@ -99,10 +99,14 @@ class KernelPackage:
                 sources=[os.path.join(d, s) for s in _SOURCES],
                 extra_include_paths=[os.path.join(d, "include"), os.path.join(d, "src/gpu/cuda"),
                                      os.path.join(d, "src/gpu/src")],
-                extra_cflags=["-O3"],
+                # Hidden visibility: two packages loaded into one process must not bind to each
+                # other's symbols (same names, different plans; GCC makes inline variables and
+                # template statics process-wide "unique" symbols otherwise).
+                extra_cflags=["-O3", "-fvisibility=hidden"],
                 extra_ldflags=_compile_cxx20(d, build_dir),
                 build_directory=build_dir,
-                extra_cuda_cflags=["-O3", "--expt-relaxed-constexpr", "-U__CUDA_NO_HALF_OPERATORS__",
+                extra_cuda_cflags=["-O3", "-Xcompiler", "-fvisibility=hidden", "--expt-relaxed-constexpr",
+                                   "-U__CUDA_NO_HALF_OPERATORS__",
                                    "-U__CUDA_NO_HALF_CONVERSIONS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
                                    "-U__CUDA_NO_HALF2_OPERATORS__"],
                 verbose=verbose)
