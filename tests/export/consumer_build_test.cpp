@@ -9,6 +9,8 @@ namespace fs = std::filesystem;
 using namespace qalg::export_test;
 
 TEST(ConsumerProject, ConfiguresAndCompilesAgainstAnExport) {
+  if (shell("command -v nvcc || test -x /usr/local/cuda/bin/nvcc || test -n \"$CUDACXX\"").exit_code != 0)
+    GTEST_SKIP() << "no CUDA compiler (nvcc): the package cannot be compiled here";
   const fs::path pkg = scratch("consumer_pkg"), build = scratch("consumer_pkg_build"),
                  prefix = scratch("consumer_prefix"), by_find = scratch("consumer_find"),
                  by_subdir = scratch("consumer_subdir");
