@@ -17,7 +17,7 @@
 namespace {
 
 using Outcome = qalg::test_support::CommandRun;
-using qalg::test_support::qalg;
+using qalg::test_support::run_qalg;
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("qalg_cli_test_" + std::to_string(getpid()) + "_" + name)).string();
@@ -28,7 +28,7 @@ void write_file(const std::string& path, const std::string& text) { std::ofstrea
 }  // namespace
 
 TEST(Inspect, PaperQ2Json) {
-  Outcome r = qalg("inspect complete:2 --json");
+  Outcome r = run_qalg("inspect complete:2 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["dim"], 4);
@@ -47,7 +47,7 @@ TEST(Inspect, PaperQ2Json) {
 
 TEST(Inspect, CompleteGraphsOverPrimeFields) {
   for (int q : {3, 4, 8}) {
-    Outcome r = qalg("inspect complete:" + std::to_string(q) + " --field 'GF(3)' --json");
+    Outcome r = run_qalg("inspect complete:" + std::to_string(q) + " --field 'GF(3)' --json");
     ASSERT_EQ(r.code, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["dim"], q * q);
@@ -58,7 +58,7 @@ TEST(Inspect, CompleteGraphsOverPrimeFields) {
 }
 
 TEST(Inspect, TensorSquareOfQ2IsNotAGraphAlgebraAndRankIsOpen) {
-  Outcome r = qalg("inspect complete:2 --power 2 --json");
+  Outcome r = run_qalg("inspect complete:2 --power 2 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["dim"], 16);
@@ -68,7 +68,7 @@ TEST(Inspect, TensorSquareOfQ2IsNotAGraphAlgebraAndRankIsOpen) {
   EXPECT_EQ(j["alder_strassen_bound"], 28);
   EXPECT_EQ(j["explicit_length"], 36);
   EXPECT_TRUE(j["rank_exact"].is_null());
-  Outcome same = qalg("inspect complete:2 --tensor complete:2 --json");
+  Outcome same = run_qalg("inspect complete:2 --tensor complete:2 --json");
   ASSERT_EQ(same.code, 0) << same.out;
   EXPECT_EQ(nlohmann::json::parse(same.out)["table_hash"], j["table_hash"]);
 }
@@ -78,7 +78,7 @@ TEST(Inspect, EdgeListAndDotFilesWithLoopsAndParallelArrows) {
   write_file(el, "1 2\n1 2\n2 2\n");
   write_file(dot, "digraph { 1 -> 2; 1 -> 2; 2 -> 2; }\n");
   for (const auto& f : {el, dot}) {
-    Outcome r = qalg("inspect " + f + " --json");
+    Outcome r = run_qalg("inspect " + f + " --json");
     ASSERT_EQ(r.code, 0) << r.out;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["dim"], 5);
@@ -116,7 +116,7 @@ TEST(BadInput, ExitTwoWithANamedProblem) {
       {"inspect", "give exactly one of GRAPH and --table-file"},
   };
   for (const auto& c : cases) {
-    Outcome r = qalg(c.args);
+    Outcome r = run_qalg(c.args);
     EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one-line error expected: " << r.out;

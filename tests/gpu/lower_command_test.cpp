@@ -19,7 +19,7 @@ namespace qalg::gpu {
 namespace {
 
 using test_support::CommandRun;
-using test_support::qalg;
+using test_support::run_qalg;
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -43,9 +43,9 @@ bool same_plan(const KernelPlan& a, const KernelPlan& b) {
 TEST(LowerCommand, PlanEqualsLoweringOfTheWrittenTable) {
   for (std::string algebra : {"complete:2", "complete:3 --power 2", "path:4", "complete:2 --tensor cycle:3"}) {
     std::string table = temp_path("t.json"), plan = temp_path("p.json");
-    CommandRun t = qalg("table " + algebra + " --out " + table);
+    CommandRun t = run_qalg("table " + algebra + " --out " + table);
     ASSERT_EQ(t.code, 0) << t.out;
-    CommandRun l = qalg("lower " + algebra + " --widths 3 --output-widths 5 --out " + plan);
+    CommandRun l = run_qalg("lower " + algebra + " --widths 3 --output-widths 5 --out " + plan);
     ASSERT_EQ(l.code, 0) << l.out;
     TableData data = read_table_data(table);
     ASSERT_FALSE(data.hash.empty()) << "whole-project builds have OpenSSL";
@@ -60,10 +60,10 @@ TEST(LowerCommand, PlanEqualsLoweringOfTheWrittenTable) {
 
 TEST(LowerCommand, SummaryReportsTheSpecDensity) {
   std::string plan = temp_path("q2.json");
-  CommandRun l = qalg("lower complete:2 --widths 64,64 --out " + plan);
+  CommandRun l = run_qalg("lower complete:2 --widths 64,64 --out " + plan);
   ASSERT_EQ(l.code, 0) << l.out;
   EXPECT_NE(l.out.find("ρ = Σ_i C_i / (q·K·N) = 0.750000"), std::string::npos) << l.out;
-  CommandRun j = qalg("lower complete:2 --power 2 --widths 16x4 --json --out " + plan);
+  CommandRun j = run_qalg("lower complete:2 --power 2 --widths 16x4 --json --out " + plan);
   ASSERT_EQ(j.code, 0) << j.out;
   nlohmann::json s = nlohmann::json::parse(j.out);
   EXPECT_EQ(s["q"], 4);
@@ -87,12 +87,12 @@ TEST(LowerCommand, BadInputExitsTwoAndWritesNothing) {
       {"complete:2 --field 'GF(5)' --widths 8", "table is over GF(5)"},
   };
   for (const auto& [args, expected] : cases) {
-    CommandRun r = qalg("lower " + args + " --out " + plan);
+    CommandRun r = run_qalg("lower " + args + " --out " + plan);
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_NE(r.out.find(expected), std::string::npos) << args << ": " << r.out;
     EXPECT_FALSE(std::filesystem::exists(plan)) << args;
   }
-  EXPECT_EQ(qalg("lower complete:2 --widths 8").code, 2);  // --out is required
+  EXPECT_EQ(run_qalg("lower complete:2 --widths 8").code, 2);  // --out is required
   std::filesystem::remove(loop);
   std::filesystem::remove(parallel);
 }

@@ -27,7 +27,7 @@ inline CommandRun run_command(const std::string& cmd) {
 }
 
 #ifdef QALG_BINARY
-inline CommandRun qalg(const std::string& args, bool merge_stderr = true) {
+inline CommandRun run_qalg(const std::string& args, bool merge_stderr = true) {
   return run_command(std::string(QALG_BINARY) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 #endif
