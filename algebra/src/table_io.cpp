@@ -60,7 +60,8 @@ Rational get_coefficient(const nlohmann::json& v, const std::string& where) {
 
 StructureTensor table_from_json(const nlohmann::json& j, const std::string& origin) {
   if (!j.is_object()) throw InputError(fmt::format("{}: a table file must be a JSON object", origin));
-  if (j.value("format", "") != "qalg-table")
+  // Not j.value("format", ""): it throws json type_error when "format" is not a string.
+  if (!j.contains("format") || j["format"] != "qalg-table")
     throw InputError(fmt::format("{}: \"format\" must be \"qalg-table\"", origin));
   if (!j.contains("version") || j["version"] != 1)
     throw InputError(fmt::format("{}: unsupported \"version\" (expected 1)", origin));

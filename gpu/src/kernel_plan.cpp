@@ -75,7 +75,8 @@ std::vector<uint32_t> get_widths(const nlohmann::json& j, const char* key, uint3
 
 KernelPlan plan_from_json(const nlohmann::json& j, const std::string& origin) {
   if (!j.is_object()) throw std::invalid_argument(origin + ": a qalg-plan must be a JSON object");
-  if (j.value("format", "") != "qalg-plan") fail(origin, "format", "expected \"qalg-plan\"");
+  // Not j.value("format", ""): it throws json type_error when "format" is not a string.
+  if (!j.contains("format") || j["format"] != "qalg-plan") fail(origin, "format", "expected \"qalg-plan\"");
   if (!j.contains("version") || j["version"] != 1) fail(origin, "version", "expected 1");
   KernelPlan p;
   if (!j.contains("q")) fail(origin, "q", "missing");

@@ -69,7 +69,8 @@ json algorithm_to_json(const BilinearAlgorithm& alg) {
 
 BilinearAlgorithm algorithm_from_json(const json& j, const std::string& origin) {
   if (!j.is_object()) throw InputError(origin + ": expected a JSON object");
-  if (j.value("format", std::string()) != "qalg-algorithm")
+  // Not j.value("format", ...): it throws json type_error when "format" is not a string.
+  if (!j.contains("format") || j["format"] != "qalg-algorithm")
     throw InputError(origin + ": \"format\" must be \"qalg-algorithm\"");
   if (!j.contains("version") || j["version"] != 1)
     throw InputError(origin + ": unsupported \"version\" (expected 1)");
