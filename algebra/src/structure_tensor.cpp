@@ -59,7 +59,9 @@ std::span<const TensorEntry> StructureTensor::product(uint32_t i, uint32_t j) co
   auto r = row(i);
   auto lo = std::lower_bound(r.begin(), r.end(), j, [](const TensorEntry& e, uint32_t v) { return e.j < v; });
   auto hi = std::upper_bound(lo, r.end(), j, [](uint32_t v, const TensorEntry& e) { return v < e.j; });
-  return std::span<const TensorEntry>(&*r.begin() + (lo - r.begin()), size_t(hi - lo));
+  // subspan, not &*r.begin(): dereferencing the begin of an empty row (a table with no entries)
+  // binds a reference to null (UBSan, scripts/sanitize.sh).
+  return r.subspan(size_t(lo - r.begin()), size_t(hi - lo));
 }
 
 Rational StructureTensor::coefficient(uint32_t i, uint32_t j, uint32_t k) const {
