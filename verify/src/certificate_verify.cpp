@@ -2,7 +2,9 @@
 // the producer computed is trusted (ARCHITECTURE "Certificate").
 #include <fmt/core.h>
 
+#include <limits>
 #include <set>
+#include <type_traits>
 
 #include "certificate_evidence.hpp"
 #include "qalg/algebra/associativity.hpp"
@@ -33,6 +35,19 @@ class Checker {
   template <class T>
   T get(const json& obj, const std::string& key, const std::string& where = "") const {
     const json& v = field(obj, key, where);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // json's get<T> narrows wider integers silently and casts floats (UB beyond T's range):
+      // accept only integers that fit T (found by fuzz_certificate_json).
+      using L = std::numeric_limits<T>;
+      const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(L::max())
+                        : v.is_number_integer()
+                            ? std::is_signed_v<T> && v.get<int64_t>() >= int64_t(L::min()) &&
+                                  v.get<int64_t>() <= int64_t(L::max())
+                            : false;
+      if (!fits)
+        throw InputError(fmt::format("{}: certificate field '{}' must be an integer in [{}, {}], got {}",
+                                     origin_, key, L::min(), L::max(), v.dump()));
+    }
     try {
       return v.get<T>();
     } catch (const json::exception&) {
