@@ -26,7 +26,7 @@ fi
 start=$(date +%s)
 nice -n "$NICE" cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}" || exit 1
 echo "fuzz build: $(( $(date +%s) - start )) s wall; CPU time (user, sys) of the build:"
-times | tail -1
+times >"$BUILD/.build-times"; tail -1 "$BUILD/.build-times"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0

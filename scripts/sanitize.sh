@@ -26,7 +26,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_retur
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}"
 echo "sanitizer build: $(( $(date +%s) - start )) s wall (${targets[*]}); CPU time (user, sys) of the build:"
-times | tail -1
+times >"$BUILD/.build-times"; tail -1 "$BUILD/.build-times"
 [ "${1:-}" = "--build" ] && exit 0
 cd "$BUILD"
 # Executables not built here (test_proofs, test_oracle) appear as <target>_NOT_BUILT: skip them.
