@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "support/command_run.hpp"
 
 namespace {
 
@@ -18,15 +19,9 @@ struct CliRun {
   std::string out;
 };
 
-CliRun qalg(const std::string& args) {
-  fs::path log = fs::temp_directory_path() / ("qalg_rank_cli_" + std::to_string(::getpid()) + ".log");
-  std::string cmd = std::string(QALG_BINARY) + " " + args + " > " + log.string() + " 2>&1";
-  int status = std::system(cmd.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  fs::remove(log);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+CliRun qalg(const std::string& args, bool merge_stderr = true) {
+  auto r = ::qalg::test_support::run_qalg(args, merge_stderr);
+  return {r.code, r.out};
 }
 
 class RankCli : public ::testing::Test {

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "support/command_run.hpp"
 
 namespace {
 
@@ -21,15 +22,8 @@ struct CliRun {
 };
 
 CliRun qalg(const std::string& args, bool merge_stderr = true) {
-  fs::path log = fs::temp_directory_path() / ("qalg_search_cli_" + std::to_string(::getpid()) + ".log");
-  std::string cmd = std::string(QALG_BINARY) + " " + args + " > " + log.string() +
-                    (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  int status = std::system(cmd.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  fs::remove(log);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+  auto r = ::qalg::test_support::run_qalg(args, merge_stderr);
+  return {r.code, r.out};
 }
 
 class SearchCli : public ::testing::Test {
