@@ -42,6 +42,12 @@ StructureTensor tensor_product(const StructureTensor& a, const StructureTensor& 
 
 StructureTensor tensor_power(const StructureTensor& a, unsigned k) {
   if (k < 1) throw InputError("--power must be at least 1");
+  // Beyond k = 32 every algebra of dim >= 2 exceeds the 2^32 basis limit, and a 1-dimensional one
+  // is only renamed, by k-fold names built in k products: path:1 --power 51515199 hung
+  // (found by fuzz_family). Refuse before any work.
+  if (k > 32)
+    throw ResourceError(fmt::format("the {}-th tensor power: powers above 32 are refused (dim >= 2 exceeds "
+                                    "the 2^32 basis limit, dim 1 is its own power)", k));
   // Refuse before building any intermediate power: dim^k and nnz^k of the result.
   size_t dim = 1, nnz = 1;
   for (unsigned n = 0; n < k; ++n) {
