@@ -6,7 +6,8 @@
 #   scripts/sanitize.sh --build     build only
 # Only the test executables and qalg are built (no benchmarks, no CUDA), at -O1 with line tables,
 # to keep `make test` within its CI budget; the external-tool suites (proofs, oracle, notebooks,
-# python) and GPU tests already run in the normal build and are not repeated here.
+# python), the MPI sweep tests (OpenMPI's own plugins leak under LeakSanitizer and cannot be
+# suppressed by name) and GPU tests already run in the normal build and are not repeated here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_ASAN:-build-asan}
@@ -30,5 +31,5 @@ times >"$BUILD/.build-times"; tail -1 "$BUILD/.build-times"
 [ "${1:-}" = "--build" ] && exit 0
 cd "$BUILD"
 # Executables not built here (test_proofs, test_oracle) appear as <target>_NOT_BUILT: skip them.
-ctest -LE "gpu|proofs|oracle|notebooks|python" -E "_NOT_BUILT" --output-on-failure -j "$JOBS" --timeout 900
+ctest -LE "gpu|proofs|oracle|notebooks|python|mpi" -E "_NOT_BUILT" --output-on-failure -j "$JOBS" --timeout 900
 echo "sanitizer suite: $(( $(date +%s) - start )) s in total"
