@@ -1,6 +1,9 @@
 // qalg search: flip-graph search for shorter bilinear algorithms with exact certificates
 // (issue 11, SPEC §3). Progress on stderr; the best algorithm, verified exactly, is written to
 // --out. Exit 0; 1 when the search contradicts a proven lower bound (a bug); 2 on bad input.
+// Under `mpirun -np N` (N > 1, qalg built with MPI) the ranks walk with their own seeds and
+// exchange their best schemes every round (sweep/distributed_search.hpp); rank 0 prints and
+// writes, the other ranks write nothing. One process (or no MPI) runs exactly as before.
 #include <unistd.h>
 
 #include <filesystem>
@@ -15,6 +18,8 @@
 #include "qalg/rank/algorithm_io.hpp"
 #include "qalg/rank/search/certify.hpp"
 #include "qalg/rank/search/flip_search.hpp"
+#include "qalg/sweep/communicator.hpp"
+#include "qalg/sweep/distributed_search.hpp"
 
 namespace qalg::cli {
 namespace {
@@ -30,6 +35,7 @@ struct SearchCommandOptions {
   std::optional<uint64_t> batches;
   bool quiet = false;
   bool json = false;
+  std::optional<unsigned> rounds;  // MPI only: exchanges of the best schemes
 };
 
 // A file-name stem from the algebra arguments, e.g. "cycle-1_pow2".
@@ -51,6 +57,21 @@ void print_progress(const search::SearchProgress& p, search::Mode mode, bool tty
     std::cerr << "\r" << line << "\x1b[K" << std::flush;
   else
     std::cerr << line << "\n";
+}
+
+// Every exchange under MPI: what each rank started from and found, with its seed.
+nlohmann::json mpi_json(int ranks, unsigned rounds, const std::vector<sweep::SearchExchange>& exchanges) {
+  nlohmann::json ex = nlohmann::json::array();
+  for (const auto& e : exchanges) {
+    nlohmann::json rs = nlohmann::json::array();
+    for (const auto& r : e.ranks)
+      rs.push_back({{"rank", r.rank}, {"seed", r.seed}, {"start_length", r.start_length},
+                    {"start_hash", r.start_hash}, {"found_length", r.found_length}, {"flips", r.flips},
+                    {"walks", r.walks}});
+    ex.push_back({{"round", e.round}, {"ranks", rs}, {"merged_length", e.merged_length},
+                  {"merged_hashes", e.merged_hashes}});
+  }
+  return {{"ranks", ranks}, {"rounds", rounds}, {"exchanges", ex}};
 }
 
 int run_search(SearchCommandOptions o) {
@@ -79,24 +100,48 @@ int run_search(SearchCommandOptions o) {
   so.max_batches = o.batches;
   so.threads = o.threads;
   so.seed = o.seed;
+  if (o.rounds && *o.rounds < 1) throw InputError("--rounds must be at least 1");
+  const search::Scheme start = search::initial_scheme(table, mode);
+  const auto world = sweep::world_communicator();  // one process unless started by mpirun
+  const bool distributed = world->size() > 1;
   const bool tty = isatty(STDERR_FILENO);
   so.progress_interval_s = tty ? 1.0 : 5.0;
-  if (!o.quiet) so.progress = [&](const search::SearchProgress& p) { print_progress(p, mode, tty); };
+  if (!o.quiet && world->rank() == 0)
+    so.progress = [&](const search::SearchProgress& p) { print_progress(p, mode, tty); };
 
-  const search::Scheme start = search::initial_scheme(table, mode);
   search::SearchResult r;
+  std::vector<sweep::SearchExchange> exchanges;
+  const unsigned rounds = o.rounds.value_or(std::max(1u, unsigned(o.time_s / 5 + 0.5)));
   std::optional<search::CertifiedAlgorithm> cert;
   std::string note;
   std::string path;
   try {
-    r = search::flip_search(start, search::dense_target(table, mode), so);
+    if (distributed) {
+      const auto on_exchange = [&](const sweep::SearchExchange& ex) {
+        if (o.quiet) return;
+        std::string found;
+        for (const auto& rr : ex.ranks) found += fmt::format("{}{}", found.empty() ? "" : ", ", rr.found_length);
+        std::cerr << (tty ? "\r\x1b[K" : "")
+                  << fmt::format("[search mpi] exchange {}/{}: ranks' best lengths {} -> {} ({} schemes)\n",
+                                 ex.round + 1, rounds, found, ex.merged_length, ex.merged_hashes.size());
+      };
+      auto d = sweep::distributed_flip_search(start, search::dense_target(table, mode),
+                                              sweep::DistributedSearchOptions{so, rounds}, *world, on_exchange);
+      if (world->rank() != 0) return 0;  // rank 0 reports and writes the merged result
+      r = std::move(d.merged);
+      exchanges = std::move(d.exchanges);
+    } else {
+      r = search::flip_search(start, search::dense_target(table, mode), so);
+    }
     if (!o.quiet && tty) std::cerr << "\n";
     const std::string algebra = o.algebra.describe();
     const std::string description =
-        fmt::format("{}, seed {}", algebra.substr(0, algebra.rfind(" over ")), o.seed);
+        fmt::format("{}, seed {}{}", algebra.substr(0, algebra.rfind(" over ")), o.seed,
+                    distributed ? fmt::format(", {} MPI ranks", world->size()) : "");
     cert = search::certify_best(r.pool, table, table_bound, description, note);
   } catch (const search::SearchBugError& e) {
     std::cerr << "\nqalg: error: BUG: " << e.what() << "\n";
+    if (distributed) world->abort(1);  // the other ranks may wait in an exchange
     return 1;
   }
   if (cert) {
@@ -119,6 +164,7 @@ int run_search(SearchCommandOptions o) {
                         {"best_length", r.best_length}, {"history", hist}, {"flips", r.flips},
                         {"walks", r.walks}, {"seconds", r.seconds}, {"stop_reason", r.stop_reason},
                         {"seed", o.seed}, {"threads", o.threads}};
+    if (distributed) j["mpi"] = mpi_json(world->size(), rounds, exchanges);
     if (cert)
       j["algorithm"] = {{"file", path}, {"length", cert->algorithm.length()},
                         {"field", cert->algorithm.field.name()}, {"validity", cert->validity},
@@ -133,6 +179,9 @@ int run_search(SearchCommandOptions o) {
     fmt::print("start length {}; best length {} ({}); {} flips, {} walks, {:.1f} s, {} threads, "
                "seed {}\n", start.length(), r.best_length, r.stop_reason, r.flips, r.walks, r.seconds,
                o.threads, o.seed);
+    if (distributed)
+      fmt::print("MPI: {} ranks x {} threads, {} of {} exchange rounds run; rank r walks round k with "
+                 "seed round_seed({}, r, k)\n", world->size(), o.threads, exchanges.size(), rounds, o.seed);
     for (const auto& h : r.history)
       fmt::print("  length {:>4} reached after {:8.2f} s, {} flips\n", h.length, h.seconds, h.flips);
     if (cert)
@@ -165,6 +214,10 @@ const RegisterCommand kRegisterSearch{Command{
                      "plus transitions may exceed the level by this much (0 disables; default 1)");
       sub.add_option("--pool", o->tuning.pool_size, "schemes kept per length (default 32)");
       sub.add_option("--batch", o->tuning.batch, "walks per batch (default 32)");
+      sub.add_option("--rounds", o->rounds,
+                     "under mpirun: rounds of walks, the ranks' best schemes exchanged after each "
+                     "(default one per 5 s of --time; --batches counts per rank and round); "
+                     "ignored on one process");
       sub.add_flag("--quiet", o->quiet, "no progress display");
       sub.add_flag("--json", o->json, "machine-readable summary");
       return [o] { return run_search(*o); };

@@ -23,7 +23,9 @@ class SingleProcess final : public Communicator {
 class MpiWorld final : public Communicator {
  public:
   MpiWorld() {
-    MPI_Init(nullptr, nullptr);
+    // Only this thread calls MPI; the search's worker threads never do (FUNNELED).
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
   }

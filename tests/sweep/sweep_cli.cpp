@@ -10,29 +10,15 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandRun {
-  int code;
-  std::string output;
-};
-
-CommandRun run(const std::string& args, const fs::path& dir) {
-  const fs::path out = dir / "output.txt";
-  const int status = std::system(fmt::format("cd '{}' && {} > '{}' 2>&1", dir.string(), args, out.string()).c_str());
-  std::ifstream in(out);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-}
-
-// mpirun as root needs --allow-run-as-root; --oversubscribe lets 2 ranks share fewer cores. Under
-// scripts/sanitize.sh the ranks get LeakSanitizer suppressions for OpenMPI's own allocations.
-std::string mpirun(int ranks) {
-  return fmt::format("LSAN_OPTIONS=suppressions={}/tests/sweep/lsan_openmpi.supp {} --allow-run-as-root --oversubscribe "
-                     "-x LSAN_OPTIONS -np {} {}", QALG_SOURCE_DIR, QALG_MPIEXEC, ranks, QALG_BINARY);
-}
+using qalg::test::CommandRun;
+using qalg::test::mpirun;
+using qalg::test::run;
 
 nlohmann::json result(const fs::path& file) {
   std::ifstream in(file);
