@@ -39,6 +39,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // The app itself takes only flags, so its first word that is not an option must name a
+    // subcommand; CLI11 would only say "A subcommand is required" for `qalg frobnicate`.
+    for (int i = 1; i < argc; ++i) {
+      const std::string word = argv[i];
+      if (word.empty() || word[0] == '-') continue;
+      if (std::none_of(commands.begin(), commands.end(), [&](const Command& c) { return c.name == word; })) {
+        std::string known;
+        for (const auto& c : commands) known += (known.empty() ? "" : ", ") + c.name;
+        std::cerr << fmt::format("qalg: error: unknown subcommand '{}' (commands: {})\n", word, known);
+        return 2;
+      }
+      break;
+    }
     std::cerr << "qalg: " << e.what() << "\n";
     return 2;
   }
