@@ -29,6 +29,7 @@ struct SearchCommandOptions {
   std::optional<size_t> target;
   double time_s = 30;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  bool threads_given = false;
   uint64_t seed = 1;
   std::string out = ".";
   search::SearchOptions tuning;
@@ -104,6 +105,8 @@ int run_search(SearchCommandOptions o) {
   const search::Scheme start = search::initial_scheme(table, mode);
   const auto world = sweep::world_communicator();  // one process unless started by mpirun
   const bool distributed = world->size() > 1;
+  // Ranks on one machine share its cores: without --threads each takes its share, not all.
+  if (distributed && !o.threads_given) so.threads = o.threads = std::max(1u, o.threads / unsigned(world->ranks_on_this_node()));
   const bool tty = isatty(STDERR_FILENO);
   so.progress_interval_s = tty ? 1.0 : 5.0;
   if (!o.quiet && world->rank() == 0)
@@ -203,7 +206,9 @@ const RegisterCommand kRegisterSearch{Command{
           "is built over Q and results are lifted to Q");
       sub.add_option("--target", o->target, "stop at this length (default: the lower bound)");
       sub.add_option("--time", o->time_s, "time budget in seconds (default 30)");
-      sub.add_option("--threads", o->threads, "worker threads (default: all cores)");
+      CLI::Option* threads = sub.add_option("--threads", o->threads,
+                                             "worker threads (default: all cores; under mpirun, the cores "
+                                             "divided among the ranks on each machine)");
       sub.add_option("--seed", o->seed, "seed of the walks (results do not depend on --threads)");
       sub.add_option("--out", o->out, "directory for the algorithm file (default .)");
       sub.add_option("--batches", o->batches, "budget in batches of walks instead of time");
@@ -220,7 +225,10 @@ const RegisterCommand kRegisterSearch{Command{
                      "ignored on one process");
       sub.add_flag("--quiet", o->quiet, "no progress display");
       sub.add_flag("--json", o->json, "machine-readable summary");
-      return [o] { return run_search(*o); };
+      return [o, threads] {
+        o->threads_given = threads->count() > 0;
+        return run_search(*o);
+      };
     }}};
 
 }  // namespace

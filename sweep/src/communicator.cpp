@@ -14,6 +14,7 @@ class SingleProcess final : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
+  int ranks_on_this_node() const override { return 1; }
   std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
   std::string broadcast_from_root(const std::string& root_value) override { return root_value; }
   [[noreturn]] void abort(int code) override { std::exit(code); }
@@ -28,10 +29,15 @@ class MpiWorld final : public Communicator {
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size_);
+    MPI_Comm_free(&node);
   }
   ~MpiWorld() override { MPI_Finalize(); }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int ranks_on_this_node() const override { return node_size_; }
   std::vector<std::string> gather_to_root(const std::string& mine) override {
     const int length = int(mine.size());
     std::vector<int> lengths(size_t(size_), 0), offsets(size_t(size_), 0);
@@ -61,7 +67,7 @@ class MpiWorld final : public Communicator {
   }
 
  private:
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, node_size_ = 1;
 };
 
 // mpirun (OpenMPI's, or a PMI/PMIx launcher) sets these; a plain `qalg sweep` stays MPI-free, so

@@ -12,6 +12,8 @@ class Communicator {
   virtual ~Communicator() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Ranks on this rank's machine (shared memory), this one included: they share its cores.
+  virtual int ranks_on_this_node() const = 0;
   // Rank 0 receives every rank's string, in rank order; other ranks receive {}.
   virtual std::vector<std::string> gather_to_root(const std::string& mine) = 0;
   // Every rank receives rank 0's string.
