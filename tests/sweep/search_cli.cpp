@@ -21,7 +21,7 @@ using qalg::test::CommandRun;
 using qalg::test::mpirun;
 using qalg::test::run;
 
-class SearchCli : public ::testing::Test {
+class MpiSearchCli : public ::testing::Test {
  protected:
   void SetUp() override {
     if (std::string(QALG_MPIEXEC).empty()) GTEST_SKIP() << "qalg built without MPI";
@@ -48,7 +48,7 @@ std::vector<fs::path> files_in(const fs::path& dir) {
   return out;
 }
 
-TEST_F(SearchCli, TwoRanksReachTheBoundAndWriteOneVerifiedFile) {
+TEST_F(MpiSearchCli, TwoRanksReachTheBoundAndWriteOneVerifiedFile) {
   const uint64_t seed = 11;
   const auto j = search(mpirun(2),
                         fmt::format("cycle:1 --power 2 --field F3 --target 7 --seed {} --time 60 --threads 1 --out out", seed),
@@ -75,7 +75,7 @@ TEST_F(SearchCli, TwoRanksReachTheBoundAndWriteOneVerifiedFile) {
   for (int r = 0; r < 2; ++r) EXPECT_EQ(ranks[size_t(r)]["seed"], qalg::sweep::round_seed(seed, r, 0));
 }
 
-TEST_F(SearchCli, EachRankRanItsOwnSeed) {
+TEST_F(MpiSearchCli, EachRankRanItsOwnSeed) {
   // With a batch budget the search is deterministic, so a one-process search with rank r's
   // reported seed must repeat rank r's round exactly: that shows the rank walked with that seed.
   const std::string budget = "cycle:1 --power 2 --field F3 --target 7 --time 600 --threads 1 --batch 1 --batches 1 --walk-flips 2000";
@@ -117,7 +117,7 @@ bool check_exchanges(const nlohmann::json& j) {
   return carried;
 }
 
-TEST_F(SearchCli, EveryRoundStartsFromTheLastExchange) {
+TEST_F(MpiSearchCli, EveryRoundStartsFromTheLastExchange) {
   // cycle:1 ⊗3 (dim 8, bound 15) from length 27: four rounds of one short walk per rank cannot
   // reach the bound, so all four exchanges happen. Which seed makes one rank find a shorter
   // scheme than the other depends on the walk, so seeds are tried until one does.
@@ -134,7 +134,7 @@ TEST_F(SearchCli, EveryRoundStartsFromTheLastExchange) {
   EXPECT_TRUE(carried) << "no seed in 1..24 made the exchange carry a shorter scheme to the other rank";
 }
 
-TEST_F(SearchCli, OneRankIsTheOneProcessSearch) {
+TEST_F(MpiSearchCli, OneRankIsTheOneProcessSearch) {
   const std::string args = "cycle:1 --power 2 --field F3 --seed 4 --time 600 --threads 1 --batches 2";
   const auto plain = search(QALG_BINARY, args + " --out plain", "plain.json");
   const auto one = search(mpirun(1), args + " --out one", "one.json");
