@@ -9,11 +9,18 @@
 // terms with two parallel factors are merged into one. Plus transition (length + 1):
 //   a⊗b⊗c + a'⊗b'⊗c' = (a − a')⊗b⊗c + a'⊗(b − b')⊗c + a'⊗b'⊗(c + c').
 // In Z3 mode a move whose factors would leave {−1, 0, 1} is refused.
+//
+// Speed (issue 11): partners for flips and reductions come from a per-position factor index
+// (factor_index.hpp) updated with every changed factor, random numbers from xoshiro256**
+// (random_bits.hpp); dropped terms are swapped with the last one, so the order of the terms
+// changes along a walk (a scheme is a set of terms).
+#include <array>
 #include <atomic>
 #include <cstdint>
-#include <random>
 #include <vector>
 
+#include "qalg/rank/search/factor_index.hpp"
+#include "qalg/rank/search/random_bits.hpp"
 #include "qalg/rank/search/scheme.hpp"
 
 namespace qalg::search {
@@ -33,23 +40,31 @@ class FlipWalk {
   size_t length() const { return s_.terms.size(); }
   uint64_t flips() const { return flips_; }
   uint64_t reductions() const { return reductions_; }
+  // The incremental factor index of scheme().terms (for the tests: it must always equal the
+  // index built from scratch).
+  const FactorIndex& index() const { return index_; }
 
  private:
   template <Mode M> bool flip_impl();
   template <Mode M> bool apply_flip(size_t i, size_t j, int p, int s);
   template <Mode M> bool plus_impl();
-  template <Mode M> void settle(size_t idx, int pos);
+  template <Mode M> void settle(uint32_t idx, int pos);
   template <Mode M> void reduce_all_impl();
-  bool alive(size_t t) const { return !s_.terms[t].f[0].is_zero(); }
-  void kill(size_t t) { s_.terms[t].f = {}; }
+  bool alive(uint32_t t) const { return !s_.terms[t].f[0].is_zero(); }
+  // Factor p of term t becomes f (nonzero), in the scheme and in the index.
+  void set_factor(uint32_t t, int p, const Factor& f);
+  // Term t leaves the index and is zeroed; compact() removes it at the end of the move.
+  void kill(uint32_t t);
   void compact();
   uint64_t next() { return rng_(); }
 
   Scheme s_;
-  std::mt19937_64 rng_;
+  Xoshiro256 rng_;
+  FactorIndex index_;
   uint64_t flips_ = 0;
   uint64_t reductions_ = 0;
-  std::vector<uint32_t> matches_;
+  std::vector<uint32_t> dead_;  // killed during the current move
+  std::vector<std::array<uint32_t, 3>> candidates_;  // Z3 fallback: every (i, j, p) flip
 };
 
 struct WalkLimits {

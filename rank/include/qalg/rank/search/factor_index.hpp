@@ -1,0 +1,92 @@
+#pragma once
+// Per-position index of a scheme's factors for the flip-graph walk (issue 11). A flip needs two
+// terms whose factors at one position are parallel (a = ±b), a reduction two terms parallel at
+// two positions. Scanning all r terms for such a partner made every flip O(r); this index keeps,
+// for each position, the classes of parallel factors (open addressing from the class's
+// normalized factor to the class) and, per class, the terms in it, so that a partner, and the
+// check for a reduction after a flip, costs a hash probe and a look at a usually tiny class.
+//
+// Slot (t, p) is position p of term t, numbered 4t + p. A slot is *active* when its class has
+// another member: the walk samples flips uniformly from the active slots, then a partner
+// uniformly from the rest of the class — the same distribution as sampling (t, p) uniformly
+// and rejecting slots without partner, but without the rejections.
+//
+// Every update is incremental and allocation-free once the tables have grown to the walk's
+// largest length; `build` makes the index of a term list from scratch (used at the start and
+// by the tests, which check that the incremental index always equals the rebuilt one).
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "qalg/rank/search/factor.hpp"
+#include "qalg/rank/search/scheme.hpp"
+
+namespace qalg::search {
+
+// The representative of the class {f, −f}: the lowest nonzero entry made +1. Over GF(2)
+// (neg = 0) this is f itself. Two factors are parallel exactly when their keys are equal.
+inline Factor parallel_key(const Factor& f) {
+  const uint64_t low = f.support() & (~f.support() + 1);
+  return (f.neg & low) ? f.negated() : f;
+}
+
+class FactorIndex {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // Forgets everything and indexes every slot of `terms` (all factors must be nonzero).
+  void build(const std::vector<Term>& terms);
+
+  // Room for terms 0 .. n−1 (grows the tables; the only place that allocates).
+  void reserve_terms(size_t n);
+
+  // Slot (t, p) joins the class of factor f / leaves its class. A slot is in at most one class.
+  void insert(uint32_t t, int p, const Factor& f);
+  void erase(uint32_t t, int p);
+  // The slots of term `from` become the slots of term `to` (whose slots must be empty).
+  void renumber(uint32_t from, uint32_t to);
+
+  uint32_t class_of(uint32_t t, int p) const { return class_[slot(t, p)]; }
+  std::span<const uint32_t> members(uint32_t cls) const { return classes_[cls].members; }
+  const Factor& key(uint32_t cls) const { return classes_[cls].key; }
+  // The class of factors parallel to f at position p, or kNone.
+  uint32_t find(int p, const Factor& f) const;
+
+  size_t active_count() const { return active_.size(); }
+  // The k-th active slot as (term, position).
+  uint32_t active_term(size_t k) const { return active_[k] >> 2; }
+  int active_position(size_t k) const { return static_cast<int>(active_[k] & 3); }
+
+  // A canonical form for comparisons: per position, (key.pos, key.neg, sorted member terms...)
+  // for every nonempty class, sorted; then the sorted active slots as a fourth list.
+  using Snapshot = std::array<std::vector<std::vector<uint64_t>>, 4>;
+  Snapshot snapshot() const;
+
+ private:
+  struct Class {
+    Factor key;
+    std::vector<uint32_t> members;
+  };
+  static uint32_t slot(uint32_t t, int p) { return (t << 2) | static_cast<uint32_t>(p); }
+  uint64_t home(const Factor& key) const {
+    return ((key.pos * 0x9e3779b97f4a7c15ULL) ^ (key.neg * 0xc2b2ae3d27d4eb4fULL)) >> shift_;
+  }
+  void activate(uint32_t s);
+  void deactivate(uint32_t s);
+  uint32_t new_class(int p, const Factor& key, uint64_t at);
+  void drop_class(int p, uint32_t cls);
+  void rehash(size_t capacity);
+
+  // Per slot: its class, its place in the class's members, its place in active_ (or kNone).
+  std::vector<uint32_t> class_, member_at_, active_at_;
+  std::vector<Class> classes_;
+  std::vector<uint32_t> free_classes_;
+  // Per position, a linear-probing table of class id + 1 (0 = empty) of `capacity` = 2^(64−shift_).
+  std::array<std::vector<uint32_t>, 3> table_;
+  std::array<size_t, 3> used_{};
+  unsigned shift_ = 64;
+  std::vector<uint32_t> active_;
+};
+
+}  // namespace qalg::search
