@@ -49,13 +49,9 @@ void FactorIndex::rehash(size_t capacity) {
 }
 
 uint32_t FactorIndex::find(int p, const Factor& f) const {
-  const Factor key = parallel_key(f);
-  const uint64_t mask = table_[p].size() - 1;
-  for (uint64_t h = home(key);; h = (h + 1) & mask) {
-    const uint32_t e = table_[p][h];
-    if (!e) return kNone;
-    if (classes_[e - 1].key == key) return e - 1;
-  }
+  uint32_t cls;
+  probe(p, parallel_key(f), cls);
+  return cls;
 }
 
 uint32_t FactorIndex::new_class(int p, const Factor& key, uint64_t at) {
@@ -74,22 +70,19 @@ uint32_t FactorIndex::new_class(int p, const Factor& key, uint64_t at) {
   return cls;
 }
 
-void FactorIndex::drop_class(int p, uint32_t cls) {
+void FactorIndex::unlink(int p, uint32_t cls) {
   auto& table = table_[p];
   const uint64_t mask = table.size() - 1;
   uint64_t i = home(classes_[cls].key);
   while (table[i] != cls + 1) i = (i + 1) & mask;
+  --used_[p];
   // Backward-shift deletion: later entries of the probe run move up, so no tombstones pile up
   // over a walk of millions of flips.
   for (uint64_t j = i;;) {
     table[i] = 0;
     for (;;) {
       j = (j + 1) & mask;
-      if (!table[j]) {
-        --used_[p];
-        free_classes_.push_back(cls);
-        return;
-      }
+      if (!table[j]) return;
       const uint64_t k = home(classes_[table[j] - 1].key);
       // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
       const bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
@@ -97,6 +90,56 @@ void FactorIndex::drop_class(int p, uint32_t cls) {
     }
     table[i] = table[j];
     i = j;
+  }
+}
+
+void FactorIndex::drop_class(int p, uint32_t cls) {
+  unlink(p, cls);
+  free_classes_.push_back(cls);
+}
+
+uint64_t FactorIndex::probe(int p, const Factor& key, uint32_t& cls) const {
+  const uint64_t mask = table_[p].size() - 1;
+  for (uint64_t h = home(key);; h = (h + 1) & mask) {
+    const uint32_t e = table_[p][h];
+    if (!e || classes_[e - 1].key == key) {
+      cls = e ? e - 1 : kNone;
+      return h;
+    }
+  }
+}
+
+void FactorIndex::join(uint32_t t, int p, uint32_t cls) {
+  auto& members = classes_[cls].members;
+  const uint32_t s = slot(t, p);
+  class_[s] = cls;
+  member_at_[s] = static_cast<uint32_t>(members.size());
+  members.push_back(t);
+  if (members.size() == 2) activate(slot(members[0], p));
+  if (members.size() >= 2) activate(s);
+}
+
+void FactorIndex::change(uint32_t t, int p, const Factor& f) {
+  const Factor key = parallel_key(f);
+  const uint32_t old = class_[slot(t, p)];
+  if (classes_[old].key == key) return;
+  if (2 * (used_[p] + 1) > table_[p].size()) rehash(2 * table_[p].size());
+  uint32_t cls;
+  const uint64_t at = probe(p, key, cls);
+  if (cls != kNone) {  // joins an existing class
+    erase(t, p);
+    join(t, p, cls);
+  } else if (classes_[old].members.size() == 1) {
+    // The usual case: a fresh factor leaves a class of its own. Re-key that class in place
+    // (its members and the active slots stay as they are).
+    unlink(p, old);
+    classes_[old].key = key;
+    const uint64_t free_at = probe(p, key, cls);  // the unlink may have moved entries
+    table_[p][free_at] = old + 1;
+    ++used_[p];
+  } else {
+    erase(t, p);  // `old` keeps its other members, so the table and `at` are unchanged
+    join(t, p, new_class(p, key, at));
   }
 }
 
@@ -119,26 +162,9 @@ void FactorIndex::deactivate(uint32_t s) {
 void FactorIndex::insert(uint32_t t, int p, const Factor& f) {
   if (2 * (used_[p] + 1) > table_[p].size()) rehash(2 * table_[p].size());
   const Factor key = parallel_key(f);
-  const uint64_t mask = table_[p].size() - 1;
-  uint32_t cls = kNone;
-  for (uint64_t h = home(key);; h = (h + 1) & mask) {
-    const uint32_t e = table_[p][h];
-    if (!e) {
-      cls = new_class(p, key, h);
-      break;
-    }
-    if (classes_[e - 1].key == key) {
-      cls = e - 1;
-      break;
-    }
-  }
-  auto& members = classes_[cls].members;
-  const uint32_t s = slot(t, p);
-  class_[s] = cls;
-  member_at_[s] = static_cast<uint32_t>(members.size());
-  members.push_back(t);
-  if (members.size() == 2) activate(slot(members[0], p));
-  if (members.size() >= 2) activate(s);
+  uint32_t cls;
+  const uint64_t at = probe(p, key, cls);
+  join(t, p, cls != kNone ? cls : new_class(p, key, at));
 }
 
 void FactorIndex::erase(uint32_t t, int p) {

@@ -37,13 +37,8 @@ bool FlipWalk::plus_transition() {
 }
 
 void FlipWalk::set_factor(uint32_t t, int p, const Factor& f) {
-  Factor& old = s_.terms[t].f[p];
-  // ±f stays in its class: only the stored signs change.
-  if (parallel_key(old) != parallel_key(f)) {
-    index_.erase(t, p);
-    index_.insert(t, p, f);
-  }
-  old = f;
+  index_.change(t, p, f);  // ±f stays in its class: then only the stored signs change
+  s_.terms[t].f[p] = f;
 }
 
 void FlipWalk::kill(uint32_t t) {

@@ -109,7 +109,7 @@ TEST(FactorIndex, IncrementalIndexEqualsRebuiltIndexOnQ2SquaredInEveryMode) {
       EXPECT_EQ(walk_failure(t, m, seed, 3000), "") << search::mode_name(m) << " seed " << seed;
 }
 
-// Direct use of the index: random factor changes and term removals (renumbering the last
+// Direct use of the index: random factor changes (change, or erase + insert) and term removals (renumbering the last
 // term), compared with the brute-force classes after every step.
 RC_GTEST_PROP(FactorIndex, InsertEraseRenumberAgreeWithBruteForce, ()) {
   const Mode m = *gen_mode();
@@ -143,8 +143,12 @@ RC_GTEST_PROP(FactorIndex, InsertEraseRenumberAgreeWithBruteForce, ()) {
     } else {
       const int p = *rc::gen::inRange(0, 3);
       terms[t].f[p] = gen_factor();
-      index.erase(t, p);
-      index.insert(t, p, terms[t].f[p]);
+      if (*rc::gen::arbitrary<bool>()) {
+        index.change(t, p, terms[t].f[p]);
+      } else {
+        index.erase(t, p);
+        index.insert(t, p, terms[t].f[p]);
+      }
     }
     RC_ASSERT(index.snapshot() == brute_force_index(terms));
   }

@@ -44,6 +44,9 @@ class FactorIndex {
   // Slot (t, p) joins the class of factor f / leaves its class. A slot is in at most one class.
   void insert(uint32_t t, int p, const Factor& f);
   void erase(uint32_t t, int p);
+  // Slot (t, p), in the index, now holds factor f: erase + insert, with a fast path for the
+  // common move from a class of its own to a new class.
+  void change(uint32_t t, int p, const Factor& f);
   // The slots of term `from` become the slots of term `to` (whose slots must be empty).
   void renumber(uint32_t from, uint32_t to);
 
@@ -74,7 +77,12 @@ class FactorIndex {
   }
   void activate(uint32_t s);
   void deactivate(uint32_t s);
+  // The table position of `key` at p (cls = its class) or of the empty entry ending its probe
+  // run (cls = kNone).
+  uint64_t probe(int p, const Factor& key, uint32_t& cls) const;
+  void join(uint32_t t, int p, uint32_t cls);
   uint32_t new_class(int p, const Factor& key, uint64_t at);
+  void unlink(int p, uint32_t cls);  // removes cls from the table of p
   void drop_class(int p, uint32_t cls);
   void rehash(size_t capacity);
 
