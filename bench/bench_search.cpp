@@ -2,6 +2,9 @@
 // Q_2 ⊗ Q_2 (dim 16, start length 36), one thread, for each coefficient mode. The published
 // target for small tensors is 10^7 flips/s/thread; the counter `flips_per_s` is the number to
 // compare with it. The walk runs with reductions and plus transitions, as in a real search.
+// `final_length` (mean length at the end of the walks) shows the walks stay in the same regime
+// when the walk code changes; compare versions by running both binaries in one session
+// (results/search/README.md, "Speed").
 //   build-x/bench/bench_search --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -33,13 +36,16 @@ void BM_FlipWalkQ2Squared(benchmark::State& state) {
   limits.max_excess = 64;  // level 0: allow plus transitions at any length below 64
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> counter{0};
-  uint64_t seed = 1, flips = 0;
+  uint64_t seed = 1, flips = 0, walks = 0, lengths = 0;
   for (auto _ : state) {
     auto r = qalg::search::run_walk(start, 0, limits, seed++, stop, counter);
     flips += r.flips;
+    lengths += r.scheme.length();
+    ++walks;
     benchmark::DoNotOptimize(r.scheme.terms.data());
   }
   state.counters["flips_per_s"] = benchmark::Counter(double(flips), benchmark::Counter::kIsRate);
+  state.counters["final_length"] = double(lengths) / double(walks ? walks : 1);
   state.counters["target_fraction"] =
       benchmark::Counter(double(flips) / 1e7, benchmark::Counter::kIsRate);
   state.SetLabel(qalg::search::mode_name(mode));
