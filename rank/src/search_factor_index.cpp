@@ -98,67 +98,6 @@ void FactorIndex::drop_class(int p, uint32_t cls) {
   free_classes_.push_back(cls);
 }
 
-uint64_t FactorIndex::probe(int p, const Factor& key, uint32_t& cls) const {
-  const uint64_t mask = table_[p].size() - 1;
-  for (uint64_t h = home(key);; h = (h + 1) & mask) {
-    const uint32_t e = table_[p][h];
-    if (!e || classes_[e - 1].key == key) {
-      cls = e ? e - 1 : kNone;
-      return h;
-    }
-  }
-}
-
-void FactorIndex::join(uint32_t t, int p, uint32_t cls) {
-  auto& members = classes_[cls].members;
-  const uint32_t s = slot(t, p);
-  class_[s] = cls;
-  member_at_[s] = static_cast<uint32_t>(members.size());
-  members.push_back(t);
-  if (members.size() == 2) activate(slot(members[0], p));
-  if (members.size() >= 2) activate(s);
-}
-
-void FactorIndex::change(uint32_t t, int p, const Factor& f) {
-  const Factor key = parallel_key(f);
-  const uint32_t old = class_[slot(t, p)];
-  if (classes_[old].key == key) return;
-  if (2 * (used_[p] + 1) > table_[p].size()) rehash(2 * table_[p].size());
-  uint32_t cls;
-  const uint64_t at = probe(p, key, cls);
-  if (cls != kNone) {  // joins an existing class
-    erase(t, p);
-    join(t, p, cls);
-  } else if (classes_[old].members.size() == 1) {
-    // The usual case: a fresh factor leaves a class of its own. Re-key that class in place
-    // (its members and the active slots stay as they are).
-    unlink(p, old);
-    classes_[old].key = key;
-    const uint64_t free_at = probe(p, key, cls);  // the unlink may have moved entries
-    table_[p][free_at] = old + 1;
-    ++used_[p];
-  } else {
-    erase(t, p);  // `old` keeps its other members, so the table and `at` are unchanged
-    join(t, p, new_class(p, key, at));
-  }
-}
-
-void FactorIndex::activate(uint32_t s) {
-  if (active_at_[s] != kNone) return;
-  active_at_[s] = static_cast<uint32_t>(active_.size());
-  active_.push_back(s);
-}
-
-void FactorIndex::deactivate(uint32_t s) {
-  const uint32_t k = active_at_[s];
-  if (k == kNone) return;
-  const uint32_t last = active_.back();
-  active_[k] = last;
-  active_at_[last] = k;
-  active_.pop_back();
-  active_at_[s] = kNone;
-}
-
 void FactorIndex::insert(uint32_t t, int p, const Factor& f) {
   if (2 * (used_[p] + 1) > table_[p].size()) rehash(2 * table_[p].size());
   const Factor key = parallel_key(f);
