@@ -129,6 +129,7 @@ class Bench {
     for (size_t v = 0; v < variants.size(); ++v) {
       GraphCall g(s_, variants[v].second);
       const double t = timer_->alone(g, false, 10).median;
+      std::printf("  calibrate %-22s %9.1f us\n", variants[v].first.c_str(), t);
       if (t < best_t) best_t = t, best = v;
     }
     return best;

@@ -1,6 +1,7 @@
 #pragma once
 // Bodies of the benchmark cases (bench_cases.hpp).
 #include <cmath>
+#include <cstdlib>
 
 #include "bench_cases.hpp"
 
@@ -26,10 +27,20 @@ inline std::vector<uint32_t> same(int q, int w) { return std::vector<uint32_t>(q
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
                                                                 const Buf& X, const Buf& W, const Buf& Y) {
   std::vector<std::pair<std::string, Call>> v;
+  constexpr auto wg = gpu::TileEngine::wgmma, ws = gpu::TileEngine::wgmma_ws,
+                 wr = gpu::TileEngine::wgmma_ws_resident;
   for (gpu::TileConfig tc : {gpu::TileConfig{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
-                             {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8}}) {
-    if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4)) continue;
-    v.push_back({"fused-" + std::to_string(tc.bm) + "x" + std::to_string(tc.bn) + "w" + std::to_string(tc.warps),
+                             {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg},
+                             {64, 128, 4, wg}, {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg},
+                             {128, 256, 8, wg}, {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws},
+                             {128, 128, 9, ws}, {64, 128, 5, wr}, {64, 192, 5, wr}}) {
+    if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4 && tc.engine == gpu::TileEngine::mma_sync))
+      continue;
+    const std::string name = "fused-" + gpu::tile_name(tc);
+    // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
+    if (const char* only = std::getenv("QALG_BENCH_VARIANTS"); only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
+      continue;
+    v.push_back({name,
                  [&, tc](cudaStream_t s) {
                    gpu::set_forward_tiles(tc);
                    gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
@@ -80,7 +91,7 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
                               : floor_us(fl, bytes);
   row(suite, M == 1 ? "decode" : "projection", name, M, D, F, q, variants[best].first, impl, dense,
       variants[best].second, floor, err, 1e-2);
-  gpu::set_forward_tiles({64, 128, 4});
+  gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
 }
 
 inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
@@ -197,7 +208,7 @@ inline void Bench::square(int n, int b) {
   const double by = 2.0 * (3.0 * double(n) * n);
   row("table", "square", "b=128 n=" + std::to_string(n), n, n, n, q, variants[best].first, impl, dense, alg,
       floor_us(fl, by), err, 1e-2);
-  gpu::set_forward_tiles({64, 128, 4});
+  gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
 }
 
 }  // namespace qalg::bench

@@ -24,13 +24,21 @@ std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) 
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
     const std::string where = path + ":" + std::to_string(n) + ": ";
-    if (f.size() != 8) throw std::invalid_argument(where + "expected 8 fields K,N,q,M,schedule,bm,bn,warps");
+    if (f.size() != 8 && f.size() != 9)
+      throw std::invalid_argument(where + "expected 8 or 9 fields K,N,q,M,schedule,bm,bn,warps[,engine]");
     CalibrationEntry e;
     try {
       e.K = std::stoull(f[0]), e.N = std::stoull(f[1]), e.q = uint32_t(std::stoul(f[2])), e.M = std::stoull(f[3]);
       e.tiles = TileConfig{uint32_t(std::stoul(f[5])), uint32_t(std::stoul(f[6])), uint32_t(std::stoul(f[7]))};
     } catch (const std::exception&) {
       throw std::invalid_argument(where + "a number field is not a number");
+    }
+    if (f.size() == 9) {
+      if (f[8] == "wgmma") e.tiles.engine = TileEngine::wgmma;
+      else if (f[8] == "wgmma_ws") e.tiles.engine = TileEngine::wgmma_ws;
+      else if (f[8] == "wgmma_ws_resident") e.tiles.engine = TileEngine::wgmma_ws_resident;
+      else if (f[8] != "mma")
+        throw std::invalid_argument(where + "engine must be mma, wgmma, wgmma_ws or wgmma_ws_resident, got '" + f[8] + "'");
     }
     if (f[4] == "endpoint-fused") e.schedule = ForwardSchedule::endpoint_fused;
     else if (f[4] == "diagonal-first") e.schedule = ForwardSchedule::diagonal_first;

@@ -169,7 +169,8 @@ void build_forward(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn
             diag += c;
             continue;
           }
-          terms.push_back(Term{uint32_t(in[t.input_group]), p.input_widths[t.input_group], c, 0});
+          terms.push_back(Term{uint32_t(in[t.input_group]), p.input_widths[t.input_group], c,
+                               t.input_group == j ? 1u : 0u});
         }
         const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
         for (uint32_t m0 = 0; m0 < cnt; m0 += bm)

@@ -33,9 +33,12 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dX columns run over the input groups s_k
-        if (max_width(p.plan().input_widths) <= 32)
+        const uint32_t s_max = max_width(p.plan().input_widths);
+        if (s_max <= 32)
           return launch_tc<T, kGradX, 64, 32, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 32), a, stream);
-        return launch_tc<T, kGradX, 64, 64, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 64), a, stream);
+        if (s_max <= 64)
+          return launch_wg<T, kGradX, 64, 64, 6>(impl.list(batch, ListKind::grad_x, 64, 64), a, stream);
+        return launch_wg<T, kGradX, 64, 128, 4>(impl.list(batch, ListKind::grad_x, 64, 128), a, stream);
       }
     }
     launch_simt<T, kGradX, 1, kStore>(impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN), a, stream);
@@ -59,9 +62,12 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dW tiles: rows over s_k, columns over r_j
-        if (max_width(p.plan().output_widths) <= 32)
+        const uint32_t r_max = max_width(p.plan().output_widths);
+        if (r_max <= 32)
           return launch_tc<T, kGradW, 64, 32, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 32), a, stream);
-        return launch_tc<T, kGradW, 64, 64, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 64), a, stream);
+        if (r_max <= 64)
+          return launch_wg<T, kGradW, 64, 64, 6>(impl.list(batch, ListKind::grad_w, 64, 64), a, stream);
+        return launch_wg<T, kGradW, 64, 128, 4>(impl.list(batch, ListKind::grad_w, 64, 128), a, stream);
       }
     }
     launch_simt<T, kGradW, 1, kStore>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, stream);

@@ -4,10 +4,13 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+
 #include "decode_gemv.cuh"
 #include "device_impl.hpp"
 #include "simt_gemm.cuh"
 #include "tc_gemm.cuh"
+#include "wg_gemm.cuh"
 
 namespace qalg::gpu::detail {
 
@@ -36,6 +39,29 @@ void launch_tc(const WorkList& wl, GemmArgs a, cudaStream_t s) {
   check_cuda(attr, "cudaFuncSetAttribute(tc_gemm_kernel)");
   kernel<<<wl.count, 32 * W, smem, s>>>(with_list(a, wl));
   check_cuda(cudaGetLastError(), "tc_gemm_kernel launch");
+}
+
+// A persistent kernel's grid: as many CTAs as fit on the device at once (the caller caps it by
+// the number of work items). Sets the kernel's dynamic shared-memory limit first.
+template <typename Kernel>
+uint32_t resident_ctas(Kernel kernel, int threads, size_t smem) {
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+             "cudaFuncSetAttribute(persistent kernel)");
+  int dev = 0, sms = 0, per_sm = 0;
+  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem), "occupancy");
+  return uint32_t(std::max(1, sms * per_sm));
+}
+
+template <typename T, int MODE, int BM, int BN, int STAGES>
+void launch_wg(const WorkList& wl, GemmArgs a, cudaStream_t s) {
+  if (wl.count == 0) return;
+  auto kernel = wg_gemm_kernel<T, MODE, BM, BN, STAGES>;
+  constexpr size_t smem = wg_smem_bytes<BM, BN, STAGES>();
+  static const uint32_t resident = resident_ctas(kernel, BM * 2, smem);
+  kernel<<<std::min(wl.count, resident), BM * 2, smem, s>>>(with_list(a, wl), wl.count);
+  check_cuda(cudaGetLastError(), "wg_gemm_kernel launch");
 }
 
 template <typename T, int MODE, int NB, int EPI>

@@ -3,15 +3,72 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "launch_common.cuh"
+#include "tensor_map.hpp"
 #include "validate.hpp"
+#include "wgs_gemm.cuh"
 
 namespace qalg::gpu {
 using namespace detail;
 
 namespace {
-std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{4};
+// Process-wide default: the warp-specialised Hopper kernel with 64x128 tiles, which works for every
+// 16-bit plan with widths that are multiples of 8 (the issue-7 benchmark calibrates per shape).
+std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEngine::wgmma_ws)};
+
+// The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
+template <typename T>
+bool launch_fused_wg(const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t s) {
+  if (t.bm == 64 && t.bn == 64) return launch_wg<T, kForward, 64, 64, 6>(wl, a, s), true;
+  if (t.bm == 64 && t.bn == 128) return launch_wg<T, kForward, 64, 128, 4>(wl, a, s), true;
+  if (t.bm == 64 && t.bn == 192) return launch_wg<T, kForward, 64, 192, 3>(wl, a, s), true;
+  if (t.bm == 64 && t.bn == 256) return launch_wg<T, kForward, 64, 256, 4>(wl, a, s), true;
+  if (t.bm == 128 && t.bn == 128) return launch_wg<T, kForward, 128, 128, 4>(wl, a, s), true;
+  if (t.bm == 128 && t.bn == 256) return launch_wg<T, kForward, 128, 256, 4>(wl, a, s), true;
+  return false;
+}
+// The warp-specialised kernel: W through two tensor maps (64-row and 8-row boxes of 64 columns);
+// RES > 0 keeps the diagonal block resident (plans whose input widths are at most RES · 64).
+template <typename T, int BM, int BN, int STAGES, int RES>
+void launch_ws(const WorkList& wl, GemmArgs a, uint64_t K, uint64_t N, cudaStream_t s) {
+  if (wl.count == 0) return;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES>;
+  constexpr int threads = BM * 2 + 32;
+  constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES>();
+  static const uint32_t resident = resident_ctas(kernel, threads, smem);
+  const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
+  const CUtensorMap m64 = tensor_map_2d(a.B0, dt, K, N, 64, 64), m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
+  kernel<<<std::min(wl.count, resident), threads, smem, s>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8);
+  check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
+}
+template <typename T>
+bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t s) {
+  const uint64_t K = p.K(), N = p.N();
+  if (t.engine == TileEngine::wgmma_ws_resident) {
+    uint32_t smax = 0;
+    for (uint32_t w : p.plan().input_widths) smax = std::max(smax, w);
+    if (smax <= 128) {  // else no diagonal block fits the resident slot: stream it
+      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, K, N, s), true;
+      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, K, N, s), true;
+    }
+  }
+  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, K, N, s), true;
+  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, K, N, s), true;
+  if (t.bm == 64 && t.bn == 256) return launch_ws<T, 64, 256, 4, 0>(wl, a, K, N, s), true;
+  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, K, N, s), true;
+  return false;
+}
+bool is_compiled_ws_tile(const TileConfig& t) {
+  if (t.engine == TileEngine::wgmma_ws_resident) return t.bm == 64 && (t.bn == 128 || t.bn == 192);
+  return (t.bm == 64 && (t.bn == 128 || t.bn == 192 || t.bn == 256)) || (t.bm == 128 && t.bn == 128);
+}
+
+bool is_compiled_wg_tile(const TileConfig& t) {
+  return (t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192 || t.bn == 256)) ||
+         (t.bm == 128 && (t.bn == 128 || t.bn == 256));
+}
 
 template <typename T>
 void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s) {
@@ -23,6 +80,14 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
       if (rmax <= 32) t = TileConfig{t.bm, 32, 4};
       const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
+      if (t.engine == TileEngine::wgmma) {
+        if (launch_fused_wg<T>(wl, a, t, s)) return;
+        throw std::invalid_argument("forward: no compiled wgmma tile " + tile_name(t));
+      }
+      if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
+        if (launch_fused_ws<T>(b.plan(), wl, a, t, s)) return;
+        throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
+      }
       if (t.bn == 32) {
         if (t.bm == 128) return launch_tc<T, kForward, 128, 32, 1, kStore>(wl, a, s);
         return launch_tc<T, kForward, 64, 32, 1, kStore>(impl.list(b, ListKind::forward, 64, 32), a, s);
@@ -66,7 +131,30 @@ void launch_diagonal_first(const DeviceBatch& b, GemmArgs a, float* ws, cudaStre
 }
 }  // namespace
 
+std::string tile_name(const TileConfig& t) {
+  if (t.engine == TileEngine::wgmma) return "wg" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws) return "ws" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" + std::to_string(t.warps);
+}
+
 void set_forward_tiles(TileConfig t) {
+  if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
+    if (!is_compiled_ws_tile(t))
+      throw std::invalid_argument("set_forward_tiles: warp-specialised tile " + tile_name(t) +
+                                  " is not compiled (ws: 64x128, 64x192, 64x256, 128x128; wr: 64x128, 64x192)");
+    t.warps = t.bm / 16 + 1;
+    g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
+    return;
+  }
+  if (t.engine == TileEngine::wgmma) {
+    if (!is_compiled_wg_tile(t))
+      throw std::invalid_argument("set_forward_tiles: wgmma tile " + tile_name(t) +
+                                  " is not compiled (64x64, 64x128, 64x192, 64x256, 128x128, 128x256)");
+    t.warps = t.bm / 16;
+    g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
+    return;
+  }
   const bool ok = (t.warps == 4 && (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128)) ||
                   (t.warps == 8 && (t.bm == 64 || t.bm == 128) && t.bn == 128) ||
                   (t.warps == 8 && t.bm == 64 && (t.bn == 192 || t.bn == 256));
@@ -77,8 +165,11 @@ void set_forward_tiles(TileConfig t) {
   g_bm = t.bm;
   g_bn = t.bn;
   g_warps = t.warps;
+  g_engine = uint32_t(t.engine);
 }
-TileConfig forward_tiles() { return TileConfig{g_bm.load(), g_bn.load(), g_warps.load()}; }
+TileConfig forward_tiles() {
+  return TileConfig{g_bm.load(), g_bn.load(), g_warps.load(), TileEngine(g_engine.load())};
+}
 
 void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMatrix& X,
              const DeviceMatrix& W, const DeviceMatrix& Y, float* workspace, cudaStream_t stream) {

@@ -12,7 +12,8 @@ namespace qalg::gpu::detail {
 struct Term {
   uint32_t a = 0, len = 0;
   float coef = 1.0f;
-  uint32_t pad = 0;
+  uint32_t diagonal = 0;  // forward: 1 when the input group is the output group (x_j W_jj), the
+                          // block the warp-specialised kernel keeps resident across row types
 };
 
 struct WorkItem {

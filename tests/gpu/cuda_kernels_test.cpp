@@ -65,18 +65,29 @@ TEST(SanitizerSmall, EveryKernelOnFewCases) {
 
 // Every compiled endpoint-fused tile shape (the calibration's candidates) on unequal widths.
 TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
+  constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident;
   const TileConfig tiles[] = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
-                              {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8}};
+                              {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8},
+                              {64, 64, 4, wg}, {64, 128, 4, wg}, {64, 192, 4, wg}, {64, 256, 4, wg},
+                              {128, 128, 8, wg}, {128, 256, 8, wg}, {64, 128, 5, ws}, {64, 192, 5, ws},
+                              {64, 256, 5, ws}, {128, 128, 9, ws}, {64, 128, 5, wr}, {64, 192, 5, wr}};
   uint64_t seed = 40;
   for (const TileConfig& t : tiles) {
     set_forward_tiles(t);
-    for (bool integer : {true, false})
-      run_conformance({"complete:4/tiles-" + std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" +
-                           std::to_string(t.warps),
+    for (bool integer : {true, false}) {
+      run_conformance({"complete:4/tiles-" + tile_name(t),
                        complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
                       DType::bf16, integer, 301, seed++, kFwdFused);
+      // Input widths <= 128: the resident-diagonal kernel keeps W_jj (partial 40- and 96-row
+      // steps included); Q_2^{⊗2} has 4 terms per tile, 2 of them not diagonal.
+      run_conformance({"complete:4/narrow-" + tile_name(t), complete_table(4), {64, 128, 40, 96},
+                       {200, 384, 72, 136}},
+                      DType::f16, integer, 517, seed++, kFwdFused);
+      run_conformance({"Q2^2/" + tile_name(t), q2_power(2), {64, 24, 128, 56}, {64, 136, 72, 192}},
+                      DType::bf16, integer, 333, seed++, kFwdFused);
+    }
   }
-  set_forward_tiles({64, 128, 4});
+  set_forward_tiles({64, 128, 5, ws});  // the process default
 }
 
 // Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.

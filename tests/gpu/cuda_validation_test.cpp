@@ -119,10 +119,13 @@ TEST(Calibration, ReadLookupAndErrors) {
   {
     std::ofstream f(path);
     f << "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
-      << "2048,768,16,512,diagonal-first,64,128,4\n";
+      << "2048,768,16,512,diagonal-first,64,128,4\n"
+      << "4096,12288,32,512,endpoint-fused,128,256,8,wgmma\n";
   }
   auto entries = read_forward_calibration(path);
-  ASSERT_EQ(entries.size(), 2u);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].tiles.engine, TileEngine::mma_sync);  // 8 fields: the mma.sync kernel
+  EXPECT_EQ(entries[2].tiles.engine, TileEngine::wgmma);
   use_forward_calibration(entries);
   const auto e = find_calibration(4096, 12288, 32, 2048);
   ASSERT_TRUE(e.has_value());

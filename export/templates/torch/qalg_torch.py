@@ -21,7 +21,8 @@ PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 _SOURCES = [
     "torch/qalg_kernels_torch.cpp", "src/qalg_kernels.cpp", "src/gpu/cuda/device_plan.cpp",
-    "src/gpu/cuda/validate.cpp", "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/launch_forward.cu",
+    "src/gpu/cuda/validate.cpp", "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/tensor_map.cpp",
+    "src/gpu/cuda/launch_forward.cu",
     "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu",
 ]
 # C++20 sources (exact fractions); they include no torch header and are compiled apart, so every
@@ -94,6 +95,9 @@ class KernelPackage:
                 os.path.expanduser("~"), ".cache", "torch_extensions")
             build_dir = os.path.join(root, name)
             os.makedirs(build_dir, exist_ok=True)
+            # The kernels use Hopper's wgmma, which only the sm_90a target has (plain sm_90 code
+            # would trap at the first launch).
+            os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
             self._ext = cpp_extension.load(
                 name=name,
                 sources=[os.path.join(d, s) for s in _SOURCES],

@@ -1,0 +1,45 @@
+// tensor_map.hpp: cuTensorMapEncodeTiled through cudaGetDriverEntryPointByVersion.
+#include "tensor_map.hpp"
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace qalg::gpu::detail {
+namespace {
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+EncodeTiled encoder() {
+  static const EncodeTiled fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || !p)
+      throw std::runtime_error("CUDA error: the driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12 and sm_90)");
+    return reinterpret_cast<EncodeTiled>(p);
+  }();
+  return fn;
+}
+}  // namespace
+
+CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows,
+                          uint32_t box_cols) {
+  if (dtype == DType::f32) throw std::logic_error("tensor_map_2d: 16-bit element types only");
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {cols, rows};
+  const cuuint64_t strides[1] = {cols * 2};
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t elem[2] = {1, 1};
+  const CUresult r = encoder()(&map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                               2, const_cast<void*>(base), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error("CUDA error in cuTensorMapEncodeTiled: code " + std::to_string(int(r)) + " for a " +
+                             std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
+  return map;
+}
+
+}  // namespace qalg::gpu::detail

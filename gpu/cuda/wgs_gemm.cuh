@@ -1,0 +1,282 @@
+#pragma once
+// Warp-specialised Hopper forward kernel (issue 7). Nsight Compute on wg_gemm.cuh (one role per
+// thread: copy, then compute) showed warps stalled 40 % of the time on the loads of work-list
+// metadata and row indices that every step's copy code waits for, at 1.6 TB/s. Here one producer
+// warp does all of that and runs ahead; the consumer warpgroups only wait on barriers and issue
+// wgmma, so metadata latency hides behind the pipeline.
+//   producer (the last warp): walks the CTA's items; W tiles by the tensor-memory accelerator
+//     (TMA, 128B swizzle, the N-major layout of wg_gemm.cuh), the gathered x rows by cp.async;
+//     both complete on the stage's "full" mbarrier; a small per-stage header says which item the
+//     stage belongs to, its coefficient, and whether it starts or ends the item
+//   consumers (BM/64 warpgroups): wait "full", wgmma, release the previous stage on its "empty"
+//     mbarrier once wgmma.wait_group says its reads are done; store each finished tile
+// Resident diagonal block (RES > 0): Nsight Compute on the streaming version put the L2 at 69 % of
+// its throughput at 84 µs, 40 % of it re-reading W_jj once per row type. With RES, a CTA takes a
+// contiguous range of items (ordered (j, column tile) outer, type inner), and the term marked
+// `diagonal` (x_j W_jj, at most RES·64 rows) is loaded once per (j, column tile) into a resident
+// slot; its steps then stream only the x rows. One slot (not two) keeps two CTAs per SM: the
+// producer looks one item ahead and flags the last stage that reads a slot's contents, after which
+// the consumers release it for the next fill.
+// A reduction step whose term has fewer than 64 rows left loads 8-row boxes, and boxes at row K
+// (out of bounds, which TMA fills with zeros) for the rest: rows of the next input group must not
+// enter the sum, not even as 0 · x (W may hold NaN or Inf).
+#include <cuda.h>
+
+#include "wg_gemm.cuh"
+
+namespace qalg::gpu::detail {
+
+struct StageHeader {
+  uint32_t item, flags;
+  float coef;
+  uint32_t res;  // kResident: the 64-row block of the resident tile this step multiplies
+  uint32_t m_begin, m_count, n_begin, n_count;  // the item's tile, so consumers need no item load
+};
+enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResident = 16, kResRelease = 32 };
+
+__device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n.reg .pred p;\nWAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+// The barrier counts this thread's arrival once all its earlier cp.async copies have landed.
+__device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int32_t col, int32_t row, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(smem_addr(bar))
+      : "memory");
+}
+
+template <int BM, int BN, int STAGES, int RES>
+constexpr size_t wgs_smem_bytes() {
+  return STAGES * (wg_stage_bytes<BM, BN>() + 2 * sizeof(uint64_t) + sizeof(StageHeader)) + size_t(RES) * BN * 128 +
+         2 * sizeof(uint64_t) + 1024;
+}
+
+// TMA of one 64-row step of W (rows row0 .. row0 + valid − 1, columns col .. col + 63) into a
+// 64 × 128-byte swizzled block; rows past `valid` come from row K, out of bounds, as zeros.
+__device__ __forceinline__ void tma_w_block(unsigned char* dst, const CUtensorMap* m64, const CUtensorMap* m8,
+                                            int32_t col, uint32_t row0, uint32_t valid, uint32_t K, uint64_t* bar) {
+  if (valid >= 64) return tma_load_2d(dst, m64, col, int32_t(row0), bar);
+#pragma unroll 1
+  for (uint32_t r8 = 0; r8 < 64; r8 += 8) tma_load_2d(dst + r8 * 128, m8, col, int32_t(r8 < valid ? row0 + r8 : K), bar);
+}
+
+// The resident-eligible term of an item (diagonal, 1 .. RES·64 rows) as a key (its first W row and
+// the tile's first column), or ~0 when there is none.
+template <int RES>
+__device__ __forceinline__ uint64_t resident_key(const GemmArgs& g, const WorkItem& w, uint32_t* term_index) {
+  if constexpr (RES > 0) {
+    for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+      const Term t = g.terms[w.term_begin + ti];
+      if (t.diagonal && t.len && t.len <= RES * kWgBK) {
+        if (term_index) *term_index = ti;
+        return uint64_t(t.a) << 32 | w.n_begin;
+      }
+    }
+  }
+  return ~uint64_t(0);
+}
+
+// Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
+// tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
+template <typename T, int BM, int BN, int STAGES, int RES>
+__global__ void __launch_bounds__(BM * 2 + 32, 1)
+    wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
+                       const __grid_constant__ CUtensorMap tmap8) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __trap();
+#endif
+  constexpr int R = BN / 2;
+  constexpr uint32_t kStage = wg_stage_bytes<BM, BN>(), kABytes = BM * 128, kBBytes = BN * 128;
+  extern __shared__ unsigned char wgs_smem_raw[];
+  unsigned char* smem = wgs_smem_raw + ((1024u - (smem_addr(wgs_smem_raw) & 1023u)) & 1023u);
+  unsigned char* resident = smem + STAGES * kStage;  // RES blocks of kBBytes
+  uint64_t* full = reinterpret_cast<uint64_t*>(resident + RES * kBBytes);
+  uint64_t* empty = full + STAGES;
+  uint64_t* res_full = empty + STAGES;
+  uint64_t* res_empty = res_full + 1;
+  StageHeader* header = reinterpret_cast<StageHeader*>(res_empty + 1);
+  constexpr int kConsumers = BM * 2;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals
+      mbar_init(&empty[s], kConsumers);
+    }
+    mbar_init(res_full, 1), mbar_init(res_empty, kConsumers);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  if (threadIdx.x >= kConsumers) {  // ---- producer warp ----
+    const int lane = threadIdx.x % 32;
+    const T* A = static_cast<const T*>(g.A);
+    uint32_t stage = 0, phase = 0, res_par = 0;
+    uint64_t key = ~uint64_t(0);  // what the resident slot holds
+    int64_t aoff[BM / 4];         // this lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i
+    auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
+      mbar_wait(&empty[stage], phase ^ 1);
+      if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
+      return stage;
+    };
+    auto finish_stage = [&]() {
+      cp_async_arrive(&full[stage]);
+      if (++stage == STAGES) stage = 0, phase ^= 1;
+    };
+    // RES: a contiguous range of items per CTA (so consecutive items share W_jj); else round robin.
+    const uint32_t per = RES ? (count + gridDim.x - 1) / gridDim.x : 1;
+    const uint32_t first_item = RES ? blockIdx.x * per : blockIdx.x, stride = RES ? 1 : gridDim.x;
+    const uint32_t end_item = RES ? min(count, first_item + per) : count;
+    WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
+#pragma unroll 1
+    for (uint32_t item = first_item; item < end_item; item += stride) {
+      const bool has_next = item + stride < end_item;
+      const WorkItem wn = has_next ? g.items[item + stride] : WorkItem{};
+#pragma unroll
+      for (int i = 0; i < BM / 4; ++i) {
+        const uint32_t r = lane / 8 + 4 * i;
+        aoff[i] = r < w.m_count ? int64_t(g.rows[w.m_begin + r]) * int64_t(g.lda) : -1;
+      }
+      uint32_t rterm = ~0u;
+      const uint64_t k = resident_key<RES>(g, w, &rterm);
+      const uint64_t k_next = has_next ? resident_key<RES>(g, wn, nullptr) : ~uint64_t(0);
+      if (k != ~uint64_t(0) && k != key) {  // fill the slot once the consumers released it
+        const Term t = g.terms[w.term_begin + rterm];
+        mbar_wait(res_empty, res_par ^ 1);
+        res_par ^= 1;
+        if (lane == 0) mbar_arrive_expect_tx(res_full, RES * BN * kWgBK * 2);
+        if (lane < BN / 64)
+#pragma unroll
+          for (int r = 0; r < RES; ++r)
+            tma_w_block(resident + r * kBBytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64),
+                        t.a + r * kWgBK, t.len > r * kWgBK ? t.len - r * kWgBK : 0, K, res_full);
+        key = k;
+      }
+      uint32_t steps = 0, last_ti = 0, last_kk = 0;
+      for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+        const uint32_t len = g.terms[w.term_begin + ti].len;
+        if (len) steps += (len + kWgBK - 1) / kWgBK, last_ti = ti, last_kk = (len - 1) / kWgBK * kWgBK;
+      }
+      if (steps == 0) {  // no terms: the consumers still store a zero tile
+        next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, 0);
+        if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
+        finish_stage();
+      }
+      bool first = true, released = false;
+#pragma unroll 1
+      for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+        const Term t = g.terms[w.term_begin + ti];
+        const bool res = ti == rterm;
+#pragma unroll 1
+        for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
+          // The last step reading the slot before it is refilled (next item, other key) releases it.
+          const bool release = res && kk + kWgBK >= t.len && k_next != key;
+          released |= release;
+          const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
+                                 (res ? kResident : 0) | (release ? kResRelease : 0);
+          const uint32_t s = next_stage(item, w, flags, t.coef, kk / kWgBK);
+          first = false;
+          unsigned char* sA = smem + s * kStage;
+          if (lane == 0) mbar_arrive_expect_tx(&full[s], res ? 0 : BN * kWgBK * 2);
+          if (!res && lane < BN / 64)  // one lane per 64-column block of the W tile
+            tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
+                        t.len - kk, K, &full[s]);
+#pragma unroll
+          for (int i = 0; i < BM / 4; ++i) {
+            const uint32_t r = lane / 8 + 4 * i, kc = lane % 8;
+            const bool ok = aoff[i] >= 0 && kk + kc * 8 < t.len;
+            cp_async16(sA + swz128(r, kc), ok ? A + aoff[i] + t.a + kk + kc * 8 : A, ok);
+          }
+          finish_stage();
+        }
+      }
+      if (released) key = ~uint64_t(0);  // a later item with the same key must refill the slot
+      w = wn;
+    }
+    next_stage(0, WorkItem{}, kDone, 1.0f, 0);
+    if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
+    finish_stage();
+    cp_async_wait<0>();
+    return;
+  }
+
+  // ---- consumer warpgroups ----
+  const int wg = threadIdx.x / 128, lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
+  const uint32_t m0 = wg * 64 + warp * 16 + lane / 4, m1 = m0 + 8;
+  const uint32_t smem_base = smem_addr(smem), res_base = smem_addr(resident);
+  float acc[R];
+  uint32_t stage = 0, phase = 0, prev = 0, res_par = 0;
+  bool have_prev = false, first = true, res_ready = false;
+  float coef = 1.0f;
+  uint32_t m_count = 0, n_begin = 0, n_count = 0;
+  uint64_t row0 = 0, row1 = 0;
+#pragma unroll 1
+  while (true) {
+    mbar_wait(&full[stage], phase);
+    const StageHeader h = header[stage];
+    if (h.flags & kDone) break;
+    if (h.flags & kFirst) {  // rows of this thread's two outputs, needed only at the epilogue
+      m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count;
+      row0 = m0 < m_count ? g.rows[h.m_begin + m0] : 0;
+      row1 = m1 < m_count ? g.rows[h.m_begin + m1] : 0;
+      first = true;
+      coef = h.coef;
+    } else if (h.coef != coef) {
+      rescale_accumulators(acc, coef, h.coef);
+    }
+    if (h.flags & kEmpty) {
+      mbar_arrive(&empty[stage]);
+    } else {
+      fence_proxy_async();
+      const uint32_t sa = smem_base + stage * kStage;
+      uint32_t sb = sa + kABytes;
+      if (h.flags & kResident) {
+        if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
+        sb = res_base + h.res * kBBytes;
+      }
+      wgmma_fence();
+      fence_operands(acc);
+#pragma unroll
+      for (int k16 = 0; k16 < kWgBK / 16; ++k16)
+        Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + wg * 64 * 128 + k16 * 32), mn_major_desc(sb + k16 * 2048),
+                                (first && k16 == 0) ? 0 : 1);
+      wgmma_commit();
+      fence_operands(acc);
+      first = false;
+      if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done
+        wgmma_wait<0>();
+        mbar_arrive(res_empty);
+        res_ready = false;
+      } else {
+        wgmma_wait<1>();
+      }
+      if (have_prev) mbar_arrive(&empty[prev]);
+      prev = stage, have_prev = true;
+    }
+    if (h.flags & kLast) {
+      wgmma_wait<0>();
+      fence_operands(acc);
+      if (have_prev) mbar_arrive(&empty[prev]), have_prev = false;
+      store_fragments<T, BN>(acc, g.C, g.ldc, row0, row1, m0 < m_count, m1 < m_count, n_begin, n_count, coef, first);
+    }
+    if (++stage == STAGES) stage = 0, phase ^= 1;
+  }
+}
+
+}  // namespace qalg::gpu::detail
