@@ -34,8 +34,10 @@ qalg_kernels::DeviceMatrix view(const at::Tensor& t, const char* name, int64_t r
                     ", expected cuda:", device, " (all tensors and the batch on one device)");
   TORCH_CHECK_VALUE(t.dim() == 2, name, " must be 2-D, got ", t.dim(), " dimensions");
   TORCH_CHECK_VALUE(t.is_contiguous(), name, " must be contiguous (row-major); call .contiguous()");
-  TORCH_CHECK_VALUE(t.size(0) == rows && t.size(1) == cols, name, " has shape ", t.sizes(),
-                    ", expected [", rows, ", ", cols, "]");
+  // The shape as plain numbers: streaming t.sizes() into the message crashed the extension on the
+  // H200 image (binding-errors test, exit -11 right after this check fired).
+  TORCH_CHECK_VALUE(t.size(0) == rows && t.size(1) == cols, name, " has shape [", std::to_string(t.size(0)), ", ",
+                    std::to_string(t.size(1)), "], expected [", std::to_string(rows), ", ", std::to_string(cols), "]");
   return {t.data_ptr(), dtype_of(t, name), uint64_t(rows), uint64_t(cols)};
 }
 

@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Per-shape forward calibration (gpu/include/qalg/gpu/kernels.hpp) from a benchmark CSV: the
+variant each projection/square row chose, as K,N,q,M,schedule,bm,bn,warps,engine.
+Run: python3 bench/gpu/calibration_from_bench.py results/gpu/bench_table.csv > results/gpu/calibration.csv
+"""
+import csv
+import re
+import sys
+
+ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident"}
+print("K,N,q,M,schedule,bm,bn,warps,engine")
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["kind"] not in ("projection", "square") or not r["variant"]:
+        continue
+    v = r["variant"]
+    if v == "diagonal-first":
+        print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},diagonal-first,64,128,5,wgmma_ws')
+        continue
+    m = re.fullmatch(r"fused-(wg|ws|wr)?(\d+)x(\d+)(?:w(\d+))?", v)
+    if not m:
+        sys.exit(f"unknown variant {v}")
+    eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)
+    warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr") else 0))
+    print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},endpoint-fused,{bm},{bn},{warps},{ENGINES[eng]}')
