@@ -7,6 +7,7 @@
 #include <torch/extension.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,20 @@ qalg_kernels::DeviceMatrix view(const at::Tensor& t, const char* name, int64_t r
   return {t.data_ptr(), dtype_of(t, name), uint64_t(rows), uint64_t(cols)};
 }
 
+// qalg's own checks (validate.cpp, the package API) throw std::invalid_argument. Re-raise them
+// here as torch's ValueError, so every error leaves the extension the same way as the binding's
+// own checks (the child process of test_binding_checks_are_named died when a std::invalid_argument
+// was left to pybind11; this path has not yet run on a GPU).
+template <typename F>
+void qalg_call(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    TORCH_CHECK_VALUE(false, what);
+  }
+}
+
 void same_dtype(const at::Tensor& a, const char* an, const at::Tensor& b, const char* bn) {
   TORCH_CHECK_TYPE(a.scalar_type() == b.scalar_type(), an, " is ", a.scalar_type(), " but ", bn,
                    " is ", b.scalar_type(), " (one dtype per call)");
@@ -66,7 +81,9 @@ Batch make_batch(const at::Tensor& types, int64_t device) {
     v[r] = uint32_t(p[r]);
   }
   c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(device));
-  return Batch{std::make_shared<qalg_kernels::Batch>(std::move(v)), int(device)};
+  std::shared_ptr<qalg_kernels::Batch> batch;
+  qalg_call([&] { batch = std::make_shared<qalg_kernels::Batch>(std::move(v)); });
+  return Batch{std::move(batch), int(device)};
 }
 
 at::Tensor forward(const at::Tensor& X, const at::Tensor& W, const Batch& b, const std::string& schedule) {
@@ -78,10 +95,10 @@ at::Tensor forward(const at::Tensor& X, const at::Tensor& W, const Batch& b, con
   const auto y = view(Y, "y", M, N, b.device);
   auto stream = at::cuda::getCurrentCUDAStream().stream();
   if (schedule == "endpoint-fused") {
-    qalg_kernels::forward(*b.batch, x, w, y, stream);
+    qalg_call([&] { qalg_kernels::forward(*b.batch, x, w, y, stream); });
   } else if (schedule == "diagonal-first") {
     at::Tensor ws = at::empty({M, N}, X.options().dtype(at::kFloat));
-    qalg_kernels::forward_diagonal_first(*b.batch, x, w, y, ws.data_ptr<float>(), stream);
+    qalg_call([&] { qalg_kernels::forward_diagonal_first(*b.batch, x, w, y, ws.data_ptr<float>(), stream); });
   } else {
     TORCH_CHECK_VALUE(false, "kernel schedule '", schedule, "': expected endpoint-fused or diagonal-first");
   }
@@ -94,8 +111,8 @@ at::Tensor backward_dx(const at::Tensor& dY, const at::Tensor& W, const Batch& b
   const auto dy = view(dY, "grad_y", M, N, b.device), w = view(W, "weight", K, N, b.device);
   c10::cuda::CUDAGuard guard(dY.device());
   at::Tensor dX = at::empty({M, K}, dY.options());
-  qalg_kernels::backward_dx(*b.batch, dy, w, view(dX, "grad_x", M, K, b.device),
-                            at::cuda::getCurrentCUDAStream().stream());
+  const auto dx = view(dX, "grad_x", M, K, b.device);
+  qalg_call([&] { qalg_kernels::backward_dx(*b.batch, dy, w, dx, at::cuda::getCurrentCUDAStream().stream()); });
   return dX;
 }
 
@@ -105,8 +122,8 @@ at::Tensor backward_dw(const at::Tensor& X, const at::Tensor& dY, const Batch& b
   const auto x = view(X, "x", M, K, b.device), dy = view(dY, "grad_y", M, N, b.device);
   c10::cuda::CUDAGuard guard(X.device());
   at::Tensor dW = at::empty({K, N}, X.options());
-  qalg_kernels::backward_dw(*b.batch, x, dy, view(dW, "grad_weight", K, N, b.device),
-                            at::cuda::getCurrentCUDAStream().stream());
+  const auto dw = view(dW, "grad_weight", K, N, b.device);
+  qalg_call([&] { qalg_kernels::backward_dw(*b.batch, x, dy, dw, at::cuda::getCurrentCUDAStream().stream()); });
   return dW;
 }
 
@@ -119,7 +136,8 @@ at::Tensor decode(const at::Tensor& x, const at::Tensor& W, int64_t type) {
   const auto xv = view(x, "x", 1, K, device), w = view(W, "weight", K, N, device);
   c10::cuda::CUDAGuard guard(x.device());
   at::Tensor y = at::empty({1, N}, x.options());
-  qalg_kernels::decode(uint32_t(type), xv, w, view(y, "y", 1, N, device), at::cuda::getCurrentCUDAStream().stream());
+  const auto yv = view(y, "y", 1, N, device);
+  qalg_call([&] { qalg_kernels::decode(uint32_t(type), xv, w, yv, at::cuda::getCurrentCUDAStream().stream()); });
   return y;
 }
 
