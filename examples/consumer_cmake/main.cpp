@@ -1,20 +1,38 @@
 // Example consumer: one forward pass through an exported package's kernel, checked against the
 // package's plan on the host (small integer inputs: FP32 sums are exact for integer coefficients).
-//   consumer [M]        exit 0 agree, 1 disagree, 2 no GPU
+//   consumer [M] [--calibration FILE]   exit 0 agree, 1 disagree, 2 no GPU, 3 bad calibration file
+// --calibration loads the package's per-shape tile choices (calibration.csv) first; that needs no
+// GPU, so it is checked on machines without one too.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "qalg_kernels/qalg_kernels.hpp"
 
 int main(int argc, char** argv) {
+  uint64_t M = 97;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--calibration" && a + 1 < argc) {
+      try {
+        const size_t rows = qalg_kernels::use_calibration(argv[++a]);
+        std::printf("consumer: calibration %s: %zu rows\n", argv[a], rows);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "consumer: %s\n", e.what());
+        return 3;
+      }
+    } else {
+      M = std::strtoull(argv[a], nullptr, 10);
+    }
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "consumer: no CUDA device\n");
     return 2;
   }
-  const uint64_t M = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 97;
   const uint64_t K = qalg_kernels::K(), N = qalg_kernels::N();
   const qalg_kernels::KernelPlan& plan = qalg_kernels::plan();
 

@@ -27,6 +27,7 @@ std::string package_path(std::string_view repo_path) {
       {"gpu/cuda/", "src/gpu/cuda/"},
       {"gpu/src/", "src/gpu/src/"},
       {"export/templates/", ""},
+      {"results/gpu/", ""},  // calibration.csv
   };
   for (auto [from, to] : kRules)
     if (repo_path.substr(0, from.size()) == from)

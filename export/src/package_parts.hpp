@@ -15,7 +15,8 @@ namespace qalg::exporter::detail {
 std::string sha256_hex(std::string_view bytes);
 
 // Where an embedded repository file goes in the package: gpu/include/X -> include/X,
-// gpu/cuda/X -> src/gpu/cuda/X, gpu/src/X -> src/gpu/src/X, export/templates/X -> X.
+// gpu/cuda/X -> src/gpu/cuda/X, gpu/src/X -> src/gpu/src/X, export/templates/X -> X,
+// results/gpu/calibration.csv -> calibration.csv.
 std::string package_path(std::string_view repo_path);
 
 // include/qalg_kernels/plan_data.hpp: the plan's terms and widths and the table's slots and

@@ -1,7 +1,11 @@
 // The example consumer (examples/consumer_cmake) configures and compiles against an exported
 // package, both ways (issue 8): find_package after `cmake --install`, and add_subdirectory. The
-// package's own build (kernels + conformance test) compiles too. Nothing runs: no GPU here.
+// package's own build (kernels + conformance test) compiles too. Only the consumer's calibration
+// loading runs (it needs no GPU); the forward pass needs one.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
 
 #include "export_support.hpp"
 
@@ -30,6 +34,30 @@ TEST(ConsumerProject, ConfiguresAndCompilesAgainstAnExport) {
             " && cmake --build " + by_find.string() + " -j2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(fs::exists(by_find / "consumer")) << r.output;
+
+  // The installed calibration (results/gpu/calibration.csv, one row per benchmarked shape) loads
+  // through the package API without a GPU; a malformed copy is refused with its file and line.
+  const fs::path installed = prefix / "share/qalg_kernels/calibration.csv";
+  ASSERT_TRUE(fs::exists(installed));
+  size_t rows = 0;
+  {
+    std::ifstream in(std::string(QALG_SOURCE_DIR) + "/results/gpu/calibration.csv");
+    for (std::string line; std::getline(in, line);) rows += !line.empty() && line.rfind("K,", 0) != 0;
+  }
+  r = shell((by_find / "consumer").string() + " 97 --calibration " + installed.string());
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 2) << r.output;  // 2: no GPU to run the forward
+  EXPECT_NE(r.output.find("calibration " + installed.string() + ": " + std::to_string(rows) + " rows"),
+            std::string::npos)
+      << r.output;
+  const fs::path bad = scratch("consumer_bad_calibration.csv");
+  {
+    std::ofstream out(bad);
+    out << "K,N,q,M,schedule,bm,bn,warps,engine\n4096,12288,32,2048,endpoint-fused,64,192,5,tensorcore\n";
+  }
+  r = shell((by_find / "consumer").string() + " 97 --calibration " + bad.string());
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find(bad.string() + ":2: engine must be"), std::string::npos) << r.output;
+  fs::remove(bad);
 
   // add_subdirectory: configure, then compile the consumer's own source (the kernels were
   // compiled above from the same files).

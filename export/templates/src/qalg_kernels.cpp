@@ -92,6 +92,13 @@ Batch::Batch(std::vector<uint32_t> types)
 Batch::~Batch() = default;
 uint64_t Batch::rows() const { return batch_->rows(); }
 
+size_t use_calibration(const std::string& path) {
+  std::vector<qalg::gpu::CalibrationEntry> rows = qalg::gpu::read_forward_calibration(path);
+  const size_t n = rows.size();
+  qalg::gpu::use_forward_calibration(std::move(rows));
+  return n;
+}
+
 void forward(const Batch& b, const DeviceMatrix& X, const DeviceMatrix& W, const DeviceMatrix& Y,
              cudaStream_t stream) {
   check_device(b, "forward");

@@ -152,6 +152,11 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("backward_dx", &backward_dx, pybind11::arg("grad_y"), pybind11::arg("weight"), pybind11::arg("batch"));
   m.def("backward_dw", &backward_dw, pybind11::arg("x"), pybind11::arg("grad_y"), pybind11::arg("batch"));
   m.def("decode", &decode, pybind11::arg("x"), pybind11::arg("weight"), pybind11::arg("type"));
+  m.def("use_calibration", [](const std::string& path) {
+    size_t rows = 0;
+    qalg_call([&] { rows = qalg_kernels::use_calibration(path); });
+    return rows;
+  }, pybind11::arg("path"));
   m.def("q", [] { return qalg_kernels::q(); });
   m.def("K", [] { return qalg_kernels::K(); });
   m.def("N", [] { return qalg_kernels::N(); });

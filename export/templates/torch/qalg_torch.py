@@ -87,8 +87,6 @@ class KernelPackage:
         """The compiled CUDA extension (torch.utils.cpp_extension.load, cached by torch)."""
         if self._ext is None:
             from torch.utils import cpp_extension
-            # The kernels use mma.sync and cp.async (sm_80+); torch compiles for the visible GPU
-            # unless TORCH_CUDA_ARCH_LIST says otherwise.
             d = self.directory
             name = "qalg_kernels_" + self.plan_sha256[:16]  # one extension per plan
             root = os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
@@ -117,6 +115,12 @@ class KernelPackage:
             if self._ext.table_hash() != self.table_hash or (self._ext.K(), self._ext.N()) != (self.K, self.N):
                 raise RuntimeError("the compiled extension does not match plan.json (stale build?)")
         return self._ext
+
+    def use_calibration(self, path=None):
+        """Load per-shape tile choices (default: the package's calibration.csv, from qalg's last
+        H200 benchmark); later forward calls whose (K, N, q, rows) match a row use its tiles.
+        Returns the number of rows; a malformed file raises ValueError naming file:line."""
+        return self.extension().use_calibration(path or os.path.join(self.directory, "calibration.csv"))
 
     def types(self, position_ids, schedule="cyclic"):
         """Row types from absolute positions (SPEC §4): 'cyclic' τ(p) = p mod q,

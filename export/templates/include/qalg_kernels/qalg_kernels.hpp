@@ -59,6 +59,12 @@ class Batch {
   std::unique_ptr<qalg::gpu::DeviceBatch> batch_;
 };
 
+// Per-shape tile choices measured by qalg's GPU benchmark: calibration.csv in the package (and in
+// share/qalg_kernels after install), rows K,N,q,M,schedule,bm,bn,warps[,engine]. Afterwards
+// forward() uses the row matching (K, N, q, batch rows) when there is one. Returns the number of
+// rows; throws std::invalid_argument naming file:line for a malformed row or an uncompiled tile.
+size_t use_calibration(const std::string& path);
+
 // Y = rows of X through T_τ(p)(W) (endpoint-fused schedule, SPEC §6).
 void forward(const Batch& b, const DeviceMatrix& X, const DeviceMatrix& W, const DeviceMatrix& Y,
              cudaStream_t stream = nullptr);
