@@ -217,3 +217,17 @@ def test_training_loss_decreases(mod, pkg, dtype):
     # bf16 weights train more slowly on the tiny odd-width package (3.3x in 150 steps, H200 run of
     # 2026-11-29): require a halving there, a 20-fold fall in fp32.
     assert losses[-1] < (0.05 if dtype == torch.float32 else 0.5) * losses[0]
+
+
+@cuda
+def test_calibration_file_loads_and_bad_rows_are_named(pkg, tmp_path):
+    """The package's calibration.csv (qalg's last H200 benchmark) loads row for row; a row naming
+    an uncompiled tile raises ValueError with its file and line."""
+    with open(os.path.join(pkg.directory, "calibration.csv")) as f:
+        rows = sum(1 for line in f if line.strip() and not line.startswith("K,"))
+    assert pkg.use_calibration() == rows
+    bad = tmp_path / "bad_calibration.csv"
+    bad.write_text("K,N,q,M,schedule,bm,bn,warps\n1,2,3,4,endpoint-fused,64,96,4\n")
+    with pytest.raises(ValueError, match="bad_calibration.csv:2"):
+        pkg.use_calibration(str(bad))
+    record(pkg, "calibration", rows=rows)
