@@ -199,6 +199,7 @@ void build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<Wo
             if (t.input_group == k)
               terms.push_back(Term{uint32_t(dp.output_offsets()[j]), p.output_widths[j],
                                    static_cast<float>(t.coefficient()), 0});
+        detail::merge_adjacent_terms(terms, t0);  // consecutive groups j: one long reduction
         const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
         for (uint32_t m0 = 0; m0 < cnt; m0 += bm)
           items.push_back(WorkItem{tb[i] + m0, std::min(bm, cnt - m0),
