@@ -154,33 +154,58 @@ def test_bad_input_is_named(mod, pkg):
 
 
 BINDING_ERRORS = textwrap.dedent("""
-    import importlib.util, sys, torch
+    import faulthandler, importlib.util, sys, torch
+    # A crash prints the Python frames (faulthandler) and the native ones, each with its library
+    # and offset (c10's fatal-signal handler): the device image has no debugger.
+    faulthandler.enable()
+    torch._C._set_print_stack_traces_on_fatal_signal(True)
     spec = importlib.util.spec_from_file_location("qalg_torch_child", sys.argv[1] + "/torch/qalg_torch.py")
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     pkg = m.load(sys.argv[1])
     ext = pkg.extension()
-    x, w = torch.randn(8, pkg.K, device="cuda"), torch.randn(pkg.K, pkg.N, device="cuda")
-    batch = ext.make_batch(torch.zeros(8, dtype=torch.int64), 0)
-    cases = [
-        (lambda: ext.forward(torch.randn(pkg.K, 8, device="cuda").t(), w, batch), ValueError, "contiguous"),
-        (lambda: ext.forward(x[:4].contiguous(), w, batch), ValueError, "shape"),
-        (lambda: ext.forward(x.double(), w.double(), batch), TypeError, "not supported"),
-        (lambda: ext.forward(x.cpu(), w, batch), ValueError, "CUDA"),
-        (lambda: ext.forward(x, w, batch, "sideways"), ValueError, "schedule"),
-        (lambda: ext.forward(torch.randn(8 * pkg.K + 1, device="cuda")[1:].view(8, pkg.K), w, batch),
-         ValueError, "aligned"),
-        (lambda: ext.make_batch(torch.full((3,), pkg.q), 0), ValueError, "outside"),
-        (lambda: ext.decode(x[:1].contiguous(), w, pkg.q), ValueError, "outside"),
-    ]
-    for f, err, text in cases:
+
+    def check(label, f, err, text):
+        print("case", label, flush=True)  # a crash is then attributed to its case
         try:
             f()
         except err as e:
-            assert text in str(e), (text, str(e))
-            print("ok", err.__name__, str(e).splitlines()[0])
+            assert text in str(e), (label, text, str(e))
+            print("ok", err.__name__, str(e).splitlines()[0], flush=True)
         else:
-            raise SystemExit("no error raised, expected " + text)
+            raise SystemExit(label + ": no error raised, expected " + text)
+
+    def host_checks(when):
+        # Reachable without a GPU, so run before and after CUDA is in use: on the H200 the
+        # process died (SIGSEGV) in make_batch's message after the CUDA cases, while all of these
+        # pass on a CPU-only host. torch's own message with integers tells a fault of the
+        # process (locale, libstdc++ state) from one of this extension.
+        check(when + " torch view", lambda: torch.zeros(2, 3).view(7), RuntimeError, "invalid for input of size 6")
+        check(when + " make_batch", lambda: ext.make_batch(torch.full((3,), pkg.q), 0), ValueError, "outside")
+        check(when + " decode type", lambda: ext.decode(torch.zeros(1, pkg.K), torch.zeros(pkg.K, pkg.N), pkg.q),
+              ValueError, "outside")
+
+    host_checks("before CUDA:")
+    x, w = torch.randn(8, pkg.K, device="cuda"), torch.randn(pkg.K, pkg.N, device="cuda")
+    batch = ext.make_batch(torch.zeros(8, dtype=torch.int64), 0)
+    cases = [
+        ("contiguous", lambda: ext.forward(torch.randn(pkg.K, 8, device="cuda").t(), w, batch), ValueError,
+         "contiguous"),
+        ("shape", lambda: ext.forward(x[:4].contiguous(), w, batch), ValueError, "shape"),
+        ("dtype", lambda: ext.forward(x.double(), w.double(), batch), TypeError, "not supported"),
+        ("device", lambda: ext.forward(x.cpu(), w, batch), ValueError, "CUDA"),
+        ("schedule", lambda: ext.forward(x, w, batch, "sideways"), ValueError, "schedule"),
+        ("alignment", lambda: ext.forward(torch.randn(8 * pkg.K + 1, device="cuda")[1:].view(8, pkg.K), w, batch),
+         ValueError, "aligned"),
+        ("decode type (CUDA)", lambda: ext.decode(x[:1].contiguous(), w, pkg.q), ValueError, "outside"),
+    ]
+    for case in cases:
+        check(*case)
+    # Which C++ runtimes the process has mapped once CUDA is in use (a second libstdc++ would
+    # mean two sets of locale and stream state).
+    print("mapped:", sorted({l.split()[-1] for l in open("/proc/self/maps") if "libstdc++" in l or "libc++" in l}),
+          flush=True)
+    host_checks("after CUDA:")
 """)
 
 
@@ -191,7 +216,7 @@ def test_binding_checks_are_named(pkg, package_dir):
     as this test's failure instead of ending the run."""
     r = subprocess.run([sys.executable, "-c", BINDING_ERRORS, package_dir], capture_output=True, text=True,
                        timeout=300)
-    record(pkg, "binding_errors", returncode=r.returncode, output=(r.stdout + r.stderr)[-2000:])
+    record(pkg, "binding_errors", returncode=r.returncode, output=(r.stdout + r.stderr)[-8000:])
     assert r.returncode == 0, r.stdout + r.stderr
 
 

@@ -31,18 +31,24 @@ _CXX20_SOURCES = ["src/gpu/src/kernel_plan.cpp", "src/gpu/src/fraction.cpp"]
 
 
 def _compile_cxx20(directory, build_dir):
-    """Objects of _CXX20_SOURCES in build_dir, rebuilt when a source is newer."""
+    """Objects of _CXX20_SOURCES in build_dir, rebuilt when a source is newer or the flags change."""
     import subprocess
     from torch.utils import cpp_extension
     cxx = cpp_extension.get_cxx_compiler() if hasattr(cpp_extension, "get_cxx_compiler") else os.environ.get("CXX", "c++")
+    # torch's std::string ABI: KernelPlan (strings, vectors) crosses between these objects and the
+    # torch-flag ones, and torch wheels before 2.7 were built with the old ABI (torch passes the
+    # macro to its own compiles only).
+    flags = ["-std=c++20", "-O3", "-fPIC", "-fvisibility=hidden",
+             "-D_GLIBCXX_USE_CXX11_ABI=%d" % int(torch._C._GLIBCXX_USE_CXX11_ABI)]
+    tag = hashlib.sha256(" ".join([cxx] + flags).encode()).hexdigest()[:8]  # new flags: new objects
     objects = []
     for rel in _CXX20_SOURCES:
         src = os.path.join(directory, rel)
-        obj = os.path.join(build_dir, os.path.basename(rel) + ".cxx20.o")
+        obj = os.path.join(build_dir, "%s.cxx20-%s.o" % (os.path.basename(rel), tag))
         if not os.path.exists(obj) or os.path.getmtime(obj) < os.path.getmtime(src):
-            subprocess.check_call([cxx, "-std=c++20", "-O3", "-fPIC", "-fvisibility=hidden", "-c", src, "-o", obj,
-                                   "-I" + os.path.join(directory, "include"),
-                                   "-I" + os.path.join(directory, "src/gpu/src")])
+            subprocess.check_call([cxx] + flags + ["-c", src, "-o", obj,
+                                                   "-I" + os.path.join(directory, "include"),
+                                                   "-I" + os.path.join(directory, "src/gpu/src")])
         objects.append(obj)
     return objects
 
