@@ -176,16 +176,17 @@ BINDING_ERRORS = textwrap.dedent("""
             raise SystemExit(label + ": no error raised, expected " + text)
 
     def host_checks(when):
-        # Reachable without a GPU, so run before and after CUDA is in use: on the H200 the
-        # process died (SIGSEGV) in make_batch's message after the CUDA cases, while all of these
-        # pass on a CPU-only host. torch's own message with integers tells a fault of the
-        # process (locale, libstdc++ state) from one of this extension.
+        # Reachable without a GPU: on the H200 the process died (SIGSEGV) in make_batch's message
+        # after the CUDA cases, while all of these pass on a CPU-only host. Run after CUDA use and
+        # (host-first) before it; torch's own message with integers tells a fault of the process
+        # (locale, libstdc++ state) from one of this extension.
         check(when + " torch view", lambda: torch.zeros(2, 3).view(7), RuntimeError, "invalid for input of size 6")
         check(when + " make_batch", lambda: ext.make_batch(torch.full((3,), pkg.q), 0), ValueError, "outside")
         check(when + " decode type", lambda: ext.decode(torch.zeros(1, pkg.K), torch.zeros(pkg.K, pkg.N), pkg.q),
               ValueError, "outside")
 
-    host_checks("before CUDA:")
+    if sys.argv[2] == "host-first":  # the other order leaves the first integer message until after CUDA
+        host_checks("before CUDA:")
     x, w = torch.randn(8, pkg.K, device="cuda"), torch.randn(pkg.K, pkg.N, device="cuda")
     batch = ext.make_batch(torch.zeros(8, dtype=torch.int64), 0)
     cases = [
@@ -213,11 +214,16 @@ BINDING_ERRORS = textwrap.dedent("""
 def test_binding_checks_are_named(pkg, package_dir):
     """The C++ binding's own checks (bypassing the Python ones), including a qalg kernel check
     (alignment) raised as std::invalid_argument, in a child process: a crash there is reported
-    as this test's failure instead of ending the run."""
-    r = subprocess.run([sys.executable, "-c", BINDING_ERRORS, package_dir], capture_output=True, text=True,
-                       timeout=300)
-    record(pkg, "binding_errors", returncode=r.returncode, output=(r.stdout + r.stderr)[-8000:])
-    assert r.returncode == 0, r.stdout + r.stderr
+    as this test's failure instead of ending the run. Two children: CUDA cases first (the order
+    that crashed on the H200), and the CPU-reachable checks before any CUDA use as well."""
+    failed = []
+    for order in ("cuda-first", "host-first"):
+        r = subprocess.run([sys.executable, "-c", BINDING_ERRORS, package_dir, order], capture_output=True,
+                           text=True, timeout=300)
+        record(pkg, "binding_errors", order=order, returncode=r.returncode, output=(r.stdout + r.stderr)[-8000:])
+        if r.returncode != 0:
+            failed.append("%s: exit %d\n%s%s" % (order, r.returncode, r.stdout, r.stderr))
+    assert not failed, "\n".join(failed)
 
 
 @cuda
