@@ -155,15 +155,18 @@ def test_bad_input_is_named(mod, pkg):
 
 BINDING_ERRORS = textwrap.dedent("""
     import faulthandler, importlib.util, sys, torch
-    # A crash prints the Python frames (faulthandler) and the native ones, each with its library
-    # and offset (c10's fatal-signal handler): the device image has no debugger.
-    faulthandler.enable()
+    # A crash prints the Python frames (faulthandler) and then the native ones, each with its
+    # library and offset (c10's fatal-signal handler, which faulthandler chains to): the device
+    # image has no debugger. faulthandler goes first because c10's handler formats integers with
+    # iostreams, the suspect.
     torch._C._set_print_stack_traces_on_fatal_signal(True)
+    faulthandler.enable()
     spec = importlib.util.spec_from_file_location("qalg_torch_child", sys.argv[1] + "/torch/qalg_torch.py")
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     pkg = m.load(sys.argv[1])
     ext = pkg.extension()
+    print("extension:", ext.__file__, flush=True)  # native frames give offsets into this file
 
     def check(label, f, err, text):
         print("case", label, flush=True)  # a crash is then attributed to its case
