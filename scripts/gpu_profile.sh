@@ -14,9 +14,9 @@ if [ ! -x "$BUILD/qalg_gpu_bench" ]; then
 fi
 "$BUILD/qalg_gpu_bench" --tables .gpu-carry/tables --suite probe --out "$RES/probe.csv" | tee "$RES/probe.log"
 for v in "$@"; do
-  QALG_BENCH_VARIANTS=$v ncu --clock-control none --kernel-name regex:"wg_gemm|tc_gemm" --launch-count 1 \
+  QALG_BENCH_VARIANTS=$v ncu --clock-control none --kernel-name regex:"wg_gemm|tc_gemm|wgs_forward|wst_forward" --launch-count 1 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
     --section LaunchStats --section SchedulerStats \
     "$BUILD/qalg_gpu_bench" --tables .gpu-carry/tables --suite probe --out /dev/null >"$RES/ncu_$v.txt" 2>&1
-  echo "== $v"; grep -E "DRAM Throughput|L2 Cache Throughput|Compute \(SM\) Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Stall|Warp Cycles Per Issued|L1/TEX Hit|L2 Hit|Mem Busy|Max Bandwidth|No Eligible|Block Limit" "$RES/ncu_$v.txt" | head -30
+  echo "== $v"; grep -E "DRAM Throughput|L2 Cache Throughput|Compute \(SM\) Throughput|Memory Throughput|Duration|Issue Slot|Eligible Warps|Active Warps|Achieved Occupancy|Registers Per|Stall|Warp Cycles Per Issued|L1/TEX Hit|L2 Hit|Mem Busy|Max Bandwidth|No Eligible|Block Limit" "$RES/ncu_$v.txt" | head -30
 done

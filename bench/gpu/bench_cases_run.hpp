@@ -27,13 +27,7 @@ inline std::vector<uint32_t> same(int q, int w) { return std::vector<uint32_t>(q
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
                                                                 const Buf& X, const Buf& W, const Buf& Y) {
   std::vector<std::pair<std::string, Call>> v;
-  constexpr auto wg = gpu::TileEngine::wgmma, ws = gpu::TileEngine::wgmma_ws,
-                 wr = gpu::TileEngine::wgmma_ws_resident;
-  for (gpu::TileConfig tc : {gpu::TileConfig{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
-                             {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg},
-                             {64, 128, 4, wg}, {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg},
-                             {128, 256, 8, wg}, {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws},
-                             {128, 128, 9, ws}, {64, 128, 5, wr}, {64, 192, 5, wr}}) {
+  for (gpu::TileConfig tc : gpu::compiled_forward_tiles()) {
     if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4 && tc.engine == gpu::TileEngine::mma_sync))
       continue;
     const std::string name = "fused-" + gpu::tile_name(tc);

@@ -7,7 +7,7 @@ import csv
 import re
 import sys
 
-ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident"}
+ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types"}
 print("K,N,q,M,schedule,bm,bn,warps,engine")
 for r in csv.DictReader(open(sys.argv[1])):
     if r["kind"] not in ("projection", "square") or not r["variant"]:
@@ -16,9 +16,9 @@ for r in csv.DictReader(open(sys.argv[1])):
     if v == "diagonal-first":
         print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},diagonal-first,64,128,5,wgmma_ws')
         continue
-    m = re.fullmatch(r"fused-(wg|ws|wr)?(\d+)x(\d+)(?:w(\d+))?", v)
+    m = re.fullmatch(r"fused-(wg|ws|wr|wt)?(\d+)x(\d+)(?:w(\d+))?", v)
     if not m:
         sys.exit(f"unknown variant {v}")
     eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)
-    warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr") else 0))
+    warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr", "wt") else 0))
     print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},endpoint-fused,{bm},{bn},{warps},{ENGINES[eng]}')

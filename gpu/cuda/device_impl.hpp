@@ -51,6 +51,8 @@ class DeviceBuffer {
 struct WorkList {
   DeviceBuffer<WorkItem> items;
   DeviceBuffer<Term> terms;
+  DeviceBuffer<ItemGroup> groups;  // ListKind::forward_groups only (count = groups)
+  DeviceBuffer<GroupBlock> blocks;
   uint32_t count = 0;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
@@ -71,7 +73,8 @@ struct DevicePlan::Impl {
 };
 
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.
-enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w };
+// forward_groups (bm = 64 · G): the forward's 64-row items packed by group_items (work_list.hpp).
+enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups };
 
 struct DeviceBatch::Impl {
   detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type

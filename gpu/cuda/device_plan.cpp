@@ -251,6 +251,18 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;
     case ListKind::grad_x: build_grad_x(b, bm, bn, items, terms); break;
     case ListKind::grad_w: build_grad_w(b, bm, bn, items, terms); break;
+    case ListKind::forward_groups: {
+      build_forward(b, ListKind::forward, 64, bn, items, terms);
+      std::vector<detail::ItemGroup> groups;
+      std::vector<detail::GroupBlock> blocks;
+      detail::group_items(items, terms, bm / 64, groups, blocks);
+      auto& wl = lists[key];
+      wl.upload(items, terms);
+      wl.groups.upload(groups);
+      wl.blocks.upload(blocks.empty() ? std::vector<detail::GroupBlock>{detail::GroupBlock{}} : blocks);
+      wl.count = static_cast<uint32_t>(groups.size());
+      return wl;
+    }
   }
   if (kind == ListKind::grad_x || kind == ListKind::grad_w) {
     // Backward tiles have very unequal reductions (x̄_i sums over every j; W̄_jj over every

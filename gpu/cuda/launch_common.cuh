@@ -26,6 +26,8 @@ void dispatch_dtype(DType t, F&& f) {
 inline GemmArgs with_list(GemmArgs a, const WorkList& wl, uint32_t first = 0) {
   a.items = wl.items.get() + first;
   a.terms = wl.terms.get();
+  a.groups = wl.groups.get();
+  a.blocks = wl.blocks.get();
   return a;
 }
 

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "launch_common.cuh"
+#include "launch_forward_types.hpp"
 #include "tensor_map.hpp"
 #include "validate.hpp"
 #include "wgs_gemm.cuh"
@@ -84,6 +85,13 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
         if (launch_fused_wg<T>(wl, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled wgmma tile " + tile_name(t));
       }
+      if (t.engine == TileEngine::wgmma_ws_types) {
+        const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
+        if (launch_forward_types(dt, impl.list(b, ListKind::forward_groups, t.bm, t.bn), a, t, b.plan().K(),
+                                 b.plan().N(), s))
+          return;
+        throw std::invalid_argument("forward: no compiled type-group tile " + tile_name(t));
+      }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
         if (launch_fused_ws<T>(b.plan(), wl, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
@@ -135,10 +143,23 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma) return "wg" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws) return "ws" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" + std::to_string(t.warps);
 }
 
 void set_forward_tiles(TileConfig t) {
+  if (t.engine == TileEngine::wgmma_ws_types) {
+    std::string names;
+    for (const TileConfig& c : compiled_type_group_tiles()) {
+      if (c.bm == t.bm && c.bn == t.bn) {
+        g_bm = c.bm, g_bn = c.bn, g_warps = c.warps, g_engine = uint32_t(c.engine);
+        return;
+      }
+      names += (names.empty() ? "" : ", ") + std::to_string(c.bm) + "x" + std::to_string(c.bn);
+    }
+    throw std::invalid_argument("set_forward_tiles: type-group tile " + tile_name(t) + " is not compiled (wt: " +
+                                names + ")");
+  }
   if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
     if (!is_compiled_ws_tile(t))
       throw std::invalid_argument("set_forward_tiles: warp-specialised tile " + tile_name(t) +
@@ -167,6 +188,17 @@ void set_forward_tiles(TileConfig t) {
   g_warps = t.warps;
   g_engine = uint32_t(t.engine);
 }
+std::vector<TileConfig> compiled_forward_tiles() {
+  constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident;
+  std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
+                               {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg}, {64, 128, 4, wg},
+                               {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg}, {128, 256, 8, wg},
+                               {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws}, {128, 128, 9, ws},
+                               {64, 128, 5, wr}, {64, 192, 5, wr}};
+  for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
+  return v;
+}
+
 TileConfig forward_tiles() {
   return TileConfig{g_bm.load(), g_bn.load(), g_warps.load(), TileEngine(g_engine.load())};
 }

@@ -63,6 +63,19 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
+// One 64-deep forward step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the
+// stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
+template <typename T, int BN>
+__device__ __forceinline__ void forward_step(float (&acc)[BN / 2], uint32_t sa, uint32_t sb, bool first) {
+  wgmma_fence();
+  fence_operands(acc);
+#pragma unroll
+  for (int k16 = 0; k16 < kWgBK / 16; ++k16)
+    Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + k16 * 32), mn_major_desc(sb + k16 * 2048), (first && k16 == 0) ? 0 : 1);
+  wgmma_commit();
+  fence_operands(acc);
+}
+
 template <int BM, int BN, int STAGES, int RES>
 constexpr size_t wgs_smem_bytes() {
   return STAGES * (wg_stage_bytes<BM, BN>() + 2 * sizeof(uint64_t) + sizeof(StageHeader)) + size_t(RES) * BN * 128 +
@@ -250,14 +263,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, 1)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      wgmma_fence();
-      fence_operands(acc);
-#pragma unroll
-      for (int k16 = 0; k16 < kWgBK / 16; ++k16)
-        Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + wg * 64 * 128 + k16 * 32), mn_major_desc(sb + k16 * 2048),
-                                (first && k16 == 0) ? 0 : 1);
-      wgmma_commit();
-      fence_operands(acc);
+      forward_step<T, BN>(acc, sa + wg * 64 * 128, sb, first);
       first = false;
       if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done
         wgmma_wait<0>();

@@ -48,6 +48,75 @@ inline void merge_adjacent_terms(std::vector<Term>& terms, size_t first) {
   terms.resize(out);
 }
 
+// Groups of items for the type-group forward kernel (wst_gemm.cuh): up to kMaxGroup items of one
+// column range per CTA, one consumer warpgroup each, and the DISTINCT W blocks of their terms, so
+// that a block several of them use (x_j W_jj for every row type) is loaded once per group.
+constexpr uint32_t kMaxGroup = 4;
+struct ItemGroup {
+  uint32_t n_begin = 0, n_count = 0;
+  uint32_t block_begin = 0, block_count = 0;  // its GroupBlocks
+  uint32_t m_begin[kMaxGroup] = {}, m_count[kMaxGroup] = {};  // item g's rows; m_count 0: no item
+};
+// W rows [a, a + len) × the group's columns, multiplied by the items in `mask`, item g with
+// coefficient coef[g] (the sum of its terms on this block). first_mask / last_mask: the items
+// whose sum starts / ends with this block. len = 0 marks items with rows but no terms (first_mask):
+// they store zeros.
+struct GroupBlock {
+  uint32_t a = 0, len = 0;
+  uint32_t mask = 0, first_mask = 0, last_mask = 0;
+  float coef[kMaxGroup] = {};
+};
+
+// Packs items (forward order: column range outer) into groups of G consecutive items sharing one
+// column range, a group cut short by a new range padded with empty slots, and lists each group's
+// distinct blocks in the order of first use. Zero-length terms and items without rows are skipped.
+inline void group_items(const std::vector<WorkItem>& items, const std::vector<Term>& terms, uint32_t G,
+                        std::vector<ItemGroup>& groups, std::vector<GroupBlock>& blocks) {
+  std::vector<size_t> slot;  // items of the group being filled
+  auto flush = [&]() {
+    if (slot.empty()) return;
+    ItemGroup gr;
+    gr.n_begin = items[slot[0]].n_begin, gr.n_count = items[slot[0]].n_count;
+    gr.block_begin = static_cast<uint32_t>(blocks.size());
+    uint32_t zero = 0;
+    for (uint32_t g = 0; g < slot.size(); ++g) {
+      const WorkItem& w = items[slot[g]];
+      gr.m_begin[g] = w.m_begin, gr.m_count[g] = w.m_count;
+      if (w.m_count == 0) continue;
+      bool any = false;
+      for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t) {
+        const Term& u = terms[t];
+        if (u.len == 0) continue;
+        any = true;
+        GroupBlock* b = nullptr;
+        for (size_t k = gr.block_begin; k < blocks.size() && !b; ++k)
+          if (blocks[k].a == u.a && blocks[k].len == u.len) b = &blocks[k];
+        if (!b) blocks.push_back(GroupBlock{u.a, u.len}), b = &blocks.back();
+        b->mask |= 1u << g;
+        b->coef[g] += u.coef;
+      }
+      if (!any) zero |= 1u << g;
+    }
+    for (uint32_t g = 0; g < slot.size(); ++g) {  // each item's first and last block
+      size_t first = blocks.size(), last = blocks.size();
+      for (size_t k = gr.block_begin; k < blocks.size(); ++k)
+        if (blocks[k].mask >> g & 1) last = k, first = first == blocks.size() ? k : first;
+      if (first != blocks.size()) blocks[first].first_mask |= 1u << g, blocks[last].last_mask |= 1u << g;
+    }
+    if (zero) blocks.push_back(GroupBlock{0, 0, 0, zero, 0});
+    gr.block_count = static_cast<uint32_t>(blocks.size()) - gr.block_begin;
+    groups.push_back(gr);
+    slot.clear();
+  };
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (!slot.empty() && (items[k].n_begin != items[slot[0]].n_begin || items[k].n_count != items[slot[0]].n_count))
+      flush();
+    slot.push_back(k);
+    if (slot.size() == G) flush();
+  }
+  flush();
+}
+
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };
 enum Epilogue : int { kStore = 0, kStoreF32 = 1, kDiagAdd = 2, kSiluMul = 3 };
 
@@ -64,6 +133,8 @@ struct GemmArgs {
   void* C = nullptr;
   uint64_t ldc = 0;
   const float* ws = nullptr;  // diagonal-first: x_j W_jj for every row, FP32, ld = ldc
+  const ItemGroup* groups = nullptr;  // type-group forward (wst_gemm.cuh)
+  const GroupBlock* blocks = nullptr;
 };
 
 }  // namespace qalg::gpu::detail

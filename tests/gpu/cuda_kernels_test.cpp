@@ -63,14 +63,24 @@ TEST(SanitizerSmall, EveryKernelOnFewCases) {
     for (DType t : {DType::bf16, DType::f32}) run_conformance(c, t, false, 37, 99);
 }
 
+// The type-group kernel (wst_gemm.cuh) under the sanitizers: mbarrier hand-offs between its
+// producer warp and 2 or 4 consumer warpgroups, groups padded with empty items, skipped stages.
+TEST(SanitizerSmall, TypeGroupTiles) {
+  for (const TileConfig& t : compiled_forward_tiles()) {
+    if (t.engine != TileEngine::wgmma_ws_types) continue;
+    set_forward_tiles(t);
+    run_conformance({"complete:4/unequal-" + tile_name(t), complete_table(4), {16, 32, 8, 64}, {24, 8, 40, 16}},
+                    DType::bf16, false, 150, 5, kFwdFused);
+    run_conformance({"Q2^2-" + tile_name(t), q2_power(2), same(4, 16), same(4, 16)}, DType::f16, true, 77, 6,
+                    kFwdFused);
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
 // Every compiled endpoint-fused tile shape (the calibration's candidates) on unequal widths.
 TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
-  constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident;
-  const TileConfig tiles[] = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4},
-                              {128, 128, 8}, {64, 128, 8}, {64, 192, 8}, {64, 256, 8},
-                              {64, 64, 4, wg}, {64, 128, 4, wg}, {64, 192, 4, wg}, {64, 256, 4, wg},
-                              {128, 128, 8, wg}, {128, 256, 8, wg}, {64, 128, 5, ws}, {64, 192, 5, ws},
-                              {64, 256, 5, ws}, {128, 128, 9, ws}, {64, 128, 5, wr}, {64, 192, 5, wr}};
+  const std::vector<TileConfig> tiles = compiled_forward_tiles();
+  ASSERT_GE(tiles.size(), 24u);
   uint64_t seed = 40;
   for (const TileConfig& t : tiles) {
     set_forward_tiles(t);
@@ -87,7 +97,7 @@ TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
                       DType::bf16, integer, 333, seed++, kFwdFused);
     }
   }
-  set_forward_tiles({64, 128, 5, ws});  // the process default
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
 // Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.

@@ -1,5 +1,6 @@
-// merge_adjacent_terms (gpu/cuda/work_list.hpp), the host-side step that turns dX's q short terms
-// into one long reduction: the merged list must describe the same weighted sum.
+// Host-side work-list steps of gpu/cuda/work_list.hpp: merge_adjacent_terms (dX's q short terms
+// become one long reduction) and group_items (the type-group forward kernel's groups and distinct
+// blocks). Each must describe the same weighted sums as the list it came from.
 #include <map>
 #include <random>
 #include <vector>
@@ -8,8 +9,13 @@
 #include "property.hpp"
 
 namespace {
+using qalg::gpu::detail::GroupBlock;
+using qalg::gpu::detail::group_items;
+using qalg::gpu::detail::ItemGroup;
+using qalg::gpu::detail::kMaxGroup;
 using qalg::gpu::detail::merge_adjacent_terms;
 using qalg::gpu::detail::Term;
+using qalg::gpu::detail::WorkItem;
 
 // Σ_t coef_t · [a_t, a_t + len_t) as (index, diagonal) → total coefficient: what a kernel sums.
 std::map<std::pair<uint32_t, uint32_t>, double> weights(const std::vector<Term>& terms, size_t first) {
@@ -62,6 +68,100 @@ TEST(MergeAdjacentTerms, DxOfCompleteQuiverIsOneTermOverN) {
   ASSERT_EQ(scaled.size(), 2u);
   EXPECT_EQ(scaled[1].a, 24u);
   EXPECT_EQ(scaled[1].len, 48u);
+}
+
+// What one item's tile sums: (W row, first column) → total coefficient, from its terms.
+using Sum = std::map<std::pair<uint32_t, uint32_t>, double>;
+Sum item_sum(const WorkItem& w, const std::vector<Term>& terms) {
+  Sum s;
+  for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+    for (uint32_t x = terms[t].a; x < terms[t].a + terms[t].len; ++x) s[{x, w.n_begin}] += terms[t].coef;
+  return s;
+}
+
+QALG_PROPERTY(GroupItems, EveryItemOnceSameSumsDistinctBlocks) {
+  std::mt19937_64 rng(seed);
+  const uint32_t G = 2 + uint32_t(rng() % (kMaxGroup - 1));
+  // Forward-like list: column ranges outer; per range some items (rows of types) whose terms are
+  // drawn from a few blocks (shared ones like W_jj, repeated and zero-length ones too).
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  const int ranges = 1 + int(rng() % 4);
+  for (int r = 0; r < ranges; ++r) {
+    const int n = 1 + int(rng() % 7);
+    for (int k = 0; k < n; ++k) {
+      WorkItem w;
+      w.m_begin = uint32_t(rng() % 100), w.m_count = rng() % 6 == 0 ? 0 : 1 + uint32_t(rng() % 64);
+      w.n_begin = 128u * uint32_t(r), w.n_count = 128;
+      w.term_begin = uint32_t(terms.size());
+      const int nt = int(rng() % 4);
+      for (int t = 0; t < nt; ++t)
+        terms.push_back(Term{8u * uint32_t(rng() % 4), rng() % 5 == 0 ? 0u : 8u * (1 + uint32_t(rng() % 2)),
+                             float(int(rng() % 3) - 1), 0});
+      w.term_count = uint32_t(terms.size()) - w.term_begin;
+      items.push_back(w);
+    }
+  }
+  std::vector<ItemGroup> groups;
+  std::vector<GroupBlock> blocks;
+  group_items(items, terms, G, groups, blocks);
+  // Every item appears once, in order, in a group of its column range; other slots are empty.
+  size_t next = 0;
+  for (const ItemGroup& gr : groups) {
+    PROP_ASSERT(gr.block_begin + gr.block_count <= blocks.size());
+    uint32_t used = 0;
+    for (uint32_t g = 0; g < G && next < items.size(); ++g) {
+      const WorkItem& w = items[next];
+      if (w.n_begin != gr.n_begin) break;
+      PROP_ASSERT(gr.m_begin[g] == w.m_begin && gr.m_count[g] == w.m_count);
+      // The blocks with bit g, each × coef[g], sum to the item's terms; none repeats a key.
+      Sum got;
+      int firsts = 0, lasts = 0;
+      for (uint32_t k = gr.block_begin; k < gr.block_begin + gr.block_count; ++k) {
+        const GroupBlock& b = blocks[k];
+        for (uint32_t k2 = gr.block_begin; k2 < k; ++k2)
+          PROP_ASSERT(b.len == 0 || !(blocks[k2].a == b.a && blocks[k2].len == b.len));
+        firsts += b.len && (b.first_mask >> g & 1), lasts += b.last_mask >> g & 1;
+        if (!(b.mask >> g & 1)) continue;
+        PROP_ASSERT(b.len > 0 && w.m_count > 0);
+        for (uint32_t x = b.a; x < b.a + b.len; ++x) got[{x, gr.n_begin}] += b.coef[g];
+      }
+      Sum want = w.m_count ? item_sum(w, terms) : Sum{};
+      for (auto it = want.begin(); it != want.end();) it = it->second == 0 ? want.erase(it) : std::next(it);
+      for (auto it = got.begin(); it != got.end();) it = it->second == 0 ? got.erase(it) : std::next(it);
+      PROP_ASSERT(got == want);
+      // An item with rows multiplies its first and last block once each, or stores zeros.
+      bool has_terms = false;
+      for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t) has_terms |= terms[t].len > 0;
+      bool zero = false;
+      for (uint32_t k = gr.block_begin; k < gr.block_begin + gr.block_count; ++k)
+        zero |= blocks[k].len == 0 && (blocks[k].first_mask >> g & 1);
+      PROP_ASSERT(zero == (w.m_count > 0 && !has_terms));
+      PROP_ASSERT(firsts == (w.m_count && has_terms ? 1 : 0) && lasts == firsts);
+      ++used, ++next;
+    }
+    for (uint32_t g = used; g < kMaxGroup; ++g) PROP_ASSERT(gr.m_count[g] == 0);
+  }
+  PROP_ASSERT(next == items.size());
+}
+
+TEST(GroupItems, CompleteQuiverSharesTheDiagonalBlock) {
+  // One column tile of output group j = 2 of Q_4 (widths 64): types 0 and 1 use W_02 / W_12 and
+  // W_22; grouped in pairs, W_22 is one block multiplied by both warpgroups.
+  std::vector<Term> terms = {{0, 64, 1.0f, 0}, {128, 64, 1.0f, 1}, {64, 64, 1.0f, 0}, {128, 64, 1.0f, 1}};
+  std::vector<WorkItem> items = {{0, 64, 128, 64, 0, 2, 0.f, 0}, {64, 64, 128, 64, 2, 2, 0.f, 0}};
+  std::vector<ItemGroup> groups;
+  std::vector<GroupBlock> blocks;
+  group_items(items, terms, 2, groups, blocks);
+  ASSERT_EQ(groups.size(), 1u);
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[1].a, 128u);
+  EXPECT_EQ(blocks[1].mask, 3u);
+  // Item 0: W_02 then W_22; item 1 meets W_22 (listed second) before W_12 (third).
+  EXPECT_EQ(blocks[0].first_mask, 1u);
+  EXPECT_EQ(blocks[1].first_mask, 2u);
+  EXPECT_EQ(blocks[1].last_mask, 1u);
+  EXPECT_EQ(blocks[2].last_mask, 2u);
 }
 
 }  // namespace
