@@ -53,6 +53,30 @@ def _compile_cxx20(directory, build_dir):
     return objects
 
 
+def _process_libstdcxx():
+    """Path of the libstdc++ this Python process (torch) already runs on, from /proc/self/maps."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 6 and os.path.basename(fields[5]).startswith("libstdc++.so"):
+                    return fields[5]
+    except OSError:
+        pass
+    return None
+
+
+def _static_cxx_runtime(so_path):
+    """True when the built extension defines libstdc++'s own ostream code (a second, static C++
+    runtime); None when binutils' nm is not there to tell."""
+    import subprocess
+    try:
+        out = subprocess.run(["nm", "-D", "--defined-only", so_path], capture_output=True, text=True).stdout
+    except OSError:
+        return None
+    return "_ZNSo9_M_insertIlEERSoT_" in out
+
+
 def _fraction(c):
     if isinstance(c, int):
         return float(c)
@@ -111,13 +135,23 @@ class KernelPackage:
                 # other's symbols (same names, different plans; GCC makes inline variables and
                 # template statics process-wide "unique" symbols otherwise).
                 extra_cflags=["-O3", "-fvisibility=hidden"],
-                extra_ldflags=_compile_cxx20(d, build_dir),
+                # Link the C++ runtime this process already uses, by path, ahead of the driver's
+                # own -lstdc++. On the H200 image, /opt/gcc's g++ linked a static libstdc++ into
+                # the extension: a second runtime whose locale was never set up, so the first
+                # integer streamed into an error message (ostream::_M_insert<long>) crashed
+                # inside a codecvt facet (test_binding_checks_are_named, SIGSEGV).
+                extra_ldflags=_compile_cxx20(d, build_dir) + [p for p in [_process_libstdcxx()] if p],
                 build_directory=build_dir,
                 extra_cuda_cflags=["-O3", "-Xcompiler", "-fvisibility=hidden", "--expt-relaxed-constexpr",
                                    "-U__CUDA_NO_HALF_OPERATORS__",
                                    "-U__CUDA_NO_HALF_CONVERSIONS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
                                    "-U__CUDA_NO_HALF2_OPERATORS__"],
                 verbose=verbose)
+            if _static_cxx_runtime(self._ext.__file__):
+                raise RuntimeError("the compiled extension %s carries its own static copy of libstdc++ (the "
+                                   "compiler %s linked it); two C++ runtimes in one process crash on the "
+                                   "first formatted error message. Build with the compiler torch uses "
+                                   "(set CXX) or one that links libstdc++.so" % (self._ext.__file__, os.environ.get("CXX", "c++")))
             if self._ext.table_hash() != self.table_hash or (self._ext.K(), self._ext.N()) != (self.K, self.N):
                 raise RuntimeError("the compiled extension does not match plan.json (stale build?)")
         return self._ext
