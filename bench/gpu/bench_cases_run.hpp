@@ -169,6 +169,19 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   const double err = std::max({gpu::rel_l2_bf16(Y.p, ry.f(), uint64_t(M) * F),
                                gpu::rel_l2_bf16(dX.p, rx.f(), uint64_t(M) * D),
                                gpu::rel_l2_bf16(dW.p, rw.f(), uint64_t(D) * F)});
+  {  // Where the time goes: each of the three products alone (warm medians of 10), qalg and dense.
+    const Call parts[6] = {
+        [&](cudaStream_t s) { gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s); },
+        [&](cudaStream_t s) { gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s); },
+        [&](cudaStream_t s) { gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s); }, f, bx, bw};
+    double us[6];
+    for (int k = 0; k < 6; ++k) {
+      GraphCall g(s_, parts[k]);
+      us[k] = timer_->alone(g, false, 10).median;
+    }
+    std::printf("  parts %s: qalg fwd %.1f dX %.1f dW %.1f us; dense fwd %.1f dX %.1f dW %.1f us\n", name.c_str(),
+                us[0], us[1], us[2], us[3], us[4], us[5]);
+  }
   const double fl = 3.0 * detail::plan_flops(plan.plan(), types);
   const double wb = double(detail::used_weight_elems(plan.plan()));
   const double by = 2.0 * (3.0 * wb + 3.0 * double(M) * D + 3.0 * double(M) * F);
