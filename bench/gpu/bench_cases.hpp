@@ -177,6 +177,13 @@ class Bench {
                 dw.median / aw.median, df.median / af.median, floor_us / aw.median, rel_l2, pass ? "" : "FAIL");
     std::fflush(stdout);
   }
+  // A forward pick kept for later rows of the same shape (training, FFN): forward() looks it up.
+  void remember_forward(uint64_t K, uint64_t N, uint32_t q, uint64_t M, gpu::TileConfig t) {
+    std::erase_if(calib_, [&](const gpu::CalibrationEntry& e) { return e.K == K && e.N == N && e.q == q && e.M == M; });
+    gpu::CalibrationEntry e;
+    e.K = K, e.N = N, e.q = q, e.M = M, e.tiles = t;
+    calib_.push_back(e);
+  }
   double floor_us(double flops, double bytes) const { return std::max(flops / rate_, bytes / bw_) * 1e6; }
 
   Options o_;
@@ -184,6 +191,7 @@ class Bench {
   std::unique_ptr<Timer> timer_;
   DenseGemm dense_;
   std::vector<std::unique_ptr<DenseGemm::LtPlan>> lt_plans_;
+  std::vector<gpu::CalibrationEntry> calib_;  // this run's forward picks (remember_forward)
   std::ofstream csv_;
   std::string gpu_name_;
   double bw_ = 0, rate_ = 0;

@@ -25,7 +25,8 @@ inline std::vector<uint32_t> same(int q, int w) { return std::vector<uint32_t>(q
 
 // The endpoint-fused tile shapes compiled for this plan, each a candidate of the calibration.
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
-                                                                const Buf& X, const Buf& W, const Buf& Y) {
+                                                                const Buf& X, const Buf& W, const Buf& Y,
+                                                                std::vector<gpu::TileConfig>* tiles = nullptr) {
   std::vector<std::pair<std::string, Call>> v;
   for (gpu::TileConfig tc : gpu::compiled_forward_tiles()) {
     if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4 && tc.engine == gpu::TileEngine::mma_sync))
@@ -34,6 +35,7 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
     // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
     if (const char* only = std::getenv("QALG_BENCH_VARIANTS"); only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
       continue;
+    if (tiles) tiles->push_back(tc);
     v.push_back({name,
                  [&, tc](cudaStream_t s) {
                    gpu::set_forward_tiles(tc);
@@ -60,16 +62,20 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
   std::string impl;
   const Call dense = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, impl);
   std::vector<std::pair<std::string, Call>> variants;
+  std::vector<gpu::TileConfig> tiles;
+  gpu::use_forward_calibration({});  // the variants run with their own tiles, not a remembered pick
   if (M == 1) {
     variants.push_back({"decode", [&](cudaStream_t s) { gpu::decode(plan, 0, X.m(), W.m(), Y.m(), s); }});
   } else {
-    variants = fused_variants(plan, batch, X, W, Y);
+    variants = fused_variants(plan, batch, X, W, Y, &tiles);
     ws = std::make_unique<Buf>(M, F, 4);
     variants.push_back({"diagonal-first", [&](cudaStream_t s) {
                           gpu::forward(batch, gpu::ForwardSchedule::diagonal_first, X.m(), W.m(), Y.m(), ws->f(), s);
                         }});
   }
   const size_t best = calibrate(variants);
+  if (best < tiles.size()) remember_forward(D, F, q, M, tiles[best]);
+  gpu::use_forward_calibration(calib_);
   // Check the chosen variant against the table's dense reference on the same data.
   ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
   variants[best].second(s_);
@@ -153,6 +159,33 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   const Call bx = dense_best(M, D, F, false, true, dY.p, W.p, dXd.p, i2);
   const Call bw = dense_best(D, F, M, true, false, X.p, dY.p, dWd.p, i3);
   const Call dense = [f, bx, bw](cudaStream_t s) { f(s), bx(s), bw(s); };
+  // Calibration of the three products for this shape: the forward tile (unless a projection row
+  // of the same shape already picked one) and, for dX and dW each, the engine (wg: persistent
+  // CTAs; wm: one CTA per tile, several per SM), the faster of warm medians of 10.
+  if (!gpu::find_calibration(D, F, q, M)) {
+    gpu::use_forward_calibration({});
+    std::vector<gpu::TileConfig> tiles;
+    const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
+    const size_t best = calibrate(variants);
+    if (best < tiles.size()) remember_forward(D, F, q, M, tiles[best]);
+    gpu::use_forward_calibration(calib_);
+    gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});
+  }
+  gpu::BackwardEngines engines;
+  {
+    const gpu::TileEngine options[2] = {gpu::TileEngine::wgmma, gpu::TileEngine::wgmma_many};
+    double tx[2], tw[2];
+    for (int e = 0; e < 2; ++e) {
+      gpu::set_backward_engines({options[e], options[e]});
+      GraphCall gx(s_, [&](cudaStream_t s) { gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s); });
+      GraphCall gw(s_, [&](cudaStream_t s) { gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s); });
+      tx[e] = timer_->alone(gx, false, 10).median;
+      tw[e] = timer_->alone(gw, false, 10).median;
+    }
+    engines = {options[tx[1] < tx[0]], options[tw[1] < tw[0]]};
+    gpu::set_backward_engines(engines);
+    std::printf("  backward %s: dX wg %.1f wm %.1f us, dW wg %.1f wm %.1f us\n", name.c_str(), tx[0], tx[1], tw[0], tw[1]);
+  }
   const Call alg = [&](cudaStream_t s) {
     gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
     gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s);
@@ -185,8 +218,13 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   const double fl = 3.0 * detail::plan_flops(plan.plan(), types);
   const double wb = double(detail::used_weight_elems(plan.plan()));
   const double by = 2.0 * (3.0 * wb + 3.0 * double(M) * D + 3.0 * double(M) * F);
-  row("table", "training", name, M, D, F, q, "fwd+dX+dW", i1 + "+" + i2 + "+" + i3, dense, alg,
+  const auto e = gpu::find_calibration(D, F, q, M);
+  const std::string variant = (e ? gpu::tile_name(e->tiles) : std::string("default")) + "+dX-" +
+                              (engines.dx == gpu::TileEngine::wgmma_many ? "wm" : "wg") + "+dW-" +
+                              (engines.dw == gpu::TileEngine::wgmma_many ? "wm" : "wg");
+  row("table", "training", name, M, D, F, q, variant, i1 + "+" + i2 + "+" + i3, dense, alg,
       floor_us(fl, by), err, 1e-2);
+  gpu::set_backward_engines({});
 }
 
 inline void Bench::square(int n, int b) {

@@ -9,7 +9,7 @@ import csv
 import re
 import sys
 
-ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types"}
+ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many"}
 best = {}  # (D, F, q, M) -> fastest row over the runs, in first-seen order
 for path in sys.argv[1:]:
     for r in csv.DictReader(open(path)):

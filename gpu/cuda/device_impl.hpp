@@ -54,6 +54,11 @@ struct WorkList {
   DeviceBuffer<ItemGroup> groups;  // ListKind::forward_groups only (count = groups)
   DeviceBuffer<GroupBlock> blocks;
   uint32_t count = 0;
+  // Split-K (split_long_items): the tiles whose chunks add into FP32 slots, and the slots
+  // (slot_count · bm · bn floats). The slots are this list's scratch: one call at a time uses them.
+  DeviceBuffer<WorkItem> slots;
+  DeviceBuffer<float> partial;
+  uint32_t slot_count = 0;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);

@@ -225,6 +225,7 @@ void build_grad_w(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<Wo
           if (t.input_group == k)
             terms.push_back(Term{tb[i], cnt, static_cast<float>(t.coefficient()), 0});
       }
+      detail::merge_adjacent_terms(terms, t0);  // W̄_jj: the types' rows are one range of the row list
       const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
       for (uint32_t m0 = 0; m0 < p.input_widths[k]; m0 += bm)
         for (uint32_t n0 = 0; n0 < p.output_widths[j]; n0 += bn)
@@ -264,20 +265,31 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
       return wl;
     }
   }
+  std::vector<WorkItem> slots;
   if (kind == ListKind::grad_x || kind == ListKind::grad_w) {
     // Backward tiles have very unequal reductions (x̄_i sums over every j; W̄_jj over every
-    // type): start the longest first so they overlap the many short ones instead of trailing.
-    auto depth = [&](const WorkItem& w) {
-      uint64_t d = 0;
-      for (uint32_t t = 0; t < w.term_count; ++t) d += terms[w.term_begin + t].len;
-      return d;
-    };
-    std::stable_sort(items.begin(), items.end(),
-                     [&](const WorkItem& x, const WorkItem& y) { return depth(x) > depth(y); });
+    // type). Tiles deeper than a quarter of an even share of the work per SM (at least 256) are
+    // split into chunks that add into FP32 slots (split_long_items), so no chain of steps outlasts
+    // the rest; then the deepest start first so they overlap the many short ones.
+    uint64_t total = 0;
+    for (const WorkItem& w : items) total += detail::item_depth(w, terms);
+    int dev = 0, sms = 132;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+      sms = 132;
+    const uint64_t share = total / (4 * uint64_t(std::max(sms, 1)));
+    detail::split_long_items(items, terms, std::max<uint64_t>(256, (share + 63) / 64 * 64), slots);
+    std::stable_sort(items.begin(), items.end(), [&](const WorkItem& x, const WorkItem& y) {
+      return detail::item_depth(x, terms) > detail::item_depth(y, terms);
+    });
   }
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
   wl.upload(items, terms);
+  if (!slots.empty()) {
+    wl.slots.upload(slots);
+    wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));
+    wl.slot_count = static_cast<uint32_t>(slots.size());
+  }
   return wl;
 }
 

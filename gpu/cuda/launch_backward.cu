@@ -1,5 +1,8 @@
 // Entry points of the backward maps (SPEC §5): dX and dW, one owner per output element.
 #include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
 
 #include "launch_common.cuh"
 #include "validate.hpp"
@@ -13,7 +16,65 @@ uint32_t max_width(const std::vector<uint32_t>& w) {
   for (uint32_t x : w) m = std::max(m, x);
   return m;
 }
+
+std::atomic<uint32_t> g_dx_engine{uint32_t(TileEngine::wgmma)}, g_dw_engine{uint32_t(TileEngine::wgmma)};
+
+// The split-K tiles of a list (work_list.hpp): FP32 slot s → rows of C (gathered through the row
+// list for dX, direct for dW), converted to T. One CTA per tile.
+template <typename T, int MODE>
+__global__ void finalize_split_kernel(const WorkItem* slots, const float* partial, const uint32_t* rows, T* C,
+                                      uint64_t ldc, uint32_t bm, uint32_t bn) {
+  const WorkItem w = slots[blockIdx.x];
+  const float* p = partial + size_t(blockIdx.x) * bm * bn;
+  for (uint32_t e = threadIdx.x; e < bm * bn; e += blockDim.x) {
+    const uint32_t m = e / bn, n = e % bn;
+    if (m >= w.m_count || n >= w.n_count) continue;
+    const uint64_t row = (MODE == kGradW) ? uint64_t(w.m_begin) + m : uint64_t(rows[w.m_begin + m]);
+    C[row * ldc + w.n_begin + n] = from_float<T>(p[e]);
+  }
+}
+
+// Runs `launch(args)` over list wl (bm × bn tiles); with split-K tiles the slots are zeroed first
+// and converted into C after.
+template <typename T, int MODE, typename Launch>
+void run_list(const WorkList& wl, GemmArgs a, uint32_t bm, uint32_t bn, cudaStream_t s, Launch launch) {
+  if (wl.slot_count) {
+    check_cuda(cudaMemsetAsync(wl.partial.get(), 0, wl.partial.size() * sizeof(float), s), "split-K slots memset");
+    a.partial = wl.partial.get();
+  }
+  launch(wl, a);
+  if (wl.slot_count) {
+    finalize_split_kernel<T, MODE><<<wl.slot_count, 256, 0, s>>>(wl.slots.get(), wl.partial.get(), a.rows,
+                                                                 static_cast<T*>(a.C), a.ldc, bm, bn);
+    check_cuda(cudaGetLastError(), "finalize_split_kernel launch");
+  }
+}
+
+// dX and dW through the wgmma kernels with a tile of `bn` columns (64 or 128), persistent (wg) or
+// one CTA per tile (wm), per the engine.
+template <typename T, int MODE>
+void launch_backward_wgmma(const DeviceBatch& batch, ListKind kind, uint32_t bn, TileEngine e, GemmArgs a,
+                           cudaStream_t s) {
+  const WorkList& wl = batch.impl().list(batch, kind, 64, bn);
+  run_list<T, MODE>(wl, a, 64, bn, s, [&](const WorkList& l, GemmArgs x) {
+    if (e == TileEngine::wgmma_many) {
+      if (bn == 64) return launch_wm<T, MODE, 64, 64, 3, 4>(l, x, s);
+      return launch_wm<T, MODE, 64, 128, 3, 3>(l, x, s);
+    }
+    if (bn == 64) return launch_wg<T, MODE, 64, 64, 6>(l, x, s);
+    return launch_wg<T, MODE, 64, 128, 4>(l, x, s);
+  });
+}
 }  // namespace
+
+void set_backward_engines(BackwardEngines e) {
+  for (TileEngine x : {e.dx, e.dw})
+    if (x != TileEngine::wgmma && x != TileEngine::wgmma_many)
+      throw std::invalid_argument("set_backward_engines: dX and dW run on wgmma or wgmma_many, got engine " +
+                                  std::to_string(uint32_t(x)));
+  g_dx_engine = uint32_t(e.dx), g_dw_engine = uint32_t(e.dw);
+}
+BackwardEngines backward_engines() { return {TileEngine(g_dx_engine.load()), TileEngine(g_dw_engine.load())}; }
 
 void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceMatrix& W,
                  const DeviceMatrix& dX, cudaStream_t stream) {
@@ -35,13 +96,14 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
       if (p.widths_vector_aligned()) {  // dX columns run over the input groups s_k
         const uint32_t s_max = max_width(p.plan().input_widths);
         if (s_max <= 32)
-          return launch_tc<T, kGradX, 64, 32, 1, kStore>(impl.list(batch, ListKind::grad_x, 64, 32), a, stream);
-        if (s_max <= 64)
-          return launch_wg<T, kGradX, 64, 64, 6>(impl.list(batch, ListKind::grad_x, 64, 64), a, stream);
-        return launch_wg<T, kGradX, 64, 128, 4>(impl.list(batch, ListKind::grad_x, 64, 128), a, stream);
+          return run_list<T, kGradX>(impl.list(batch, ListKind::grad_x, 64, 32), a, 64, 32, stream,
+                                     [&](const WorkList& l, GemmArgs x) { launch_tc<T, kGradX, 64, 32, 1, kStore>(l, x, stream); });
+        return launch_backward_wgmma<T, kGradX>(batch, ListKind::grad_x, s_max <= 64 ? 64 : 128,
+                                                TileEngine(g_dx_engine.load()), a, stream);
       }
     }
-    launch_simt<T, kGradX, 1, kStore>(impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN), a, stream);
+    run_list<T, kGradX>(impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN), a, kSimtBM, kSimtBN, stream,
+                     [&](const WorkList& l, GemmArgs x) { launch_simt<T, kGradX, 1, kStore>(l, x, stream); });
   });
 }
 
@@ -64,13 +126,14 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
       if (p.widths_vector_aligned()) {  // dW tiles: rows over s_k, columns over r_j
         const uint32_t r_max = max_width(p.plan().output_widths);
         if (r_max <= 32)
-          return launch_tc<T, kGradW, 64, 32, 1, kStore>(impl.list(batch, ListKind::grad_w, 64, 32), a, stream);
-        if (r_max <= 64)
-          return launch_wg<T, kGradW, 64, 64, 6>(impl.list(batch, ListKind::grad_w, 64, 64), a, stream);
-        return launch_wg<T, kGradW, 64, 128, 4>(impl.list(batch, ListKind::grad_w, 64, 128), a, stream);
+          return run_list<T, kGradW>(impl.list(batch, ListKind::grad_w, 64, 32), a, 64, 32, stream,
+                                     [&](const WorkList& l, GemmArgs x) { launch_tc<T, kGradW, 64, 32, 1, kStore>(l, x, stream); });
+        return launch_backward_wgmma<T, kGradW>(batch, ListKind::grad_w, r_max <= 64 ? 64 : 128,
+                                                TileEngine(g_dw_engine.load()), a, stream);
       }
     }
-    launch_simt<T, kGradW, 1, kStore>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, stream);
+    run_list<T, kGradW>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, kSimtBM, kSimtBN, stream,
+                     [&](const WorkList& l, GemmArgs x) { launch_simt<T, kGradW, 1, kStore>(l, x, stream); });
   });
 }
 

@@ -66,6 +66,20 @@ void launch_wg(const WorkList& wl, GemmArgs a, cudaStream_t s) {
   check_cuda(cudaGetLastError(), "wg_gemm_kernel launch");
 }
 
+// The many-CTA form (tiles "wm"): one CTA per work item, MINB of them per SM.
+template <typename T, int MODE, int BM, int BN, int STAGES, int MINB>
+void launch_wm(const WorkList& wl, GemmArgs a, cudaStream_t s) {
+  if (wl.count == 0) return;
+  auto kernel = wg_gemm_kernel<T, MODE, BM, BN, STAGES, MINB, true>;
+  constexpr size_t smem = wg_smem_bytes<BM, BN, STAGES>();
+  static_assert(MINB * (smem + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
+  static const cudaError_t attr =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  check_cuda(attr, "cudaFuncSetAttribute(wg_gemm_kernel, many CTAs)");
+  kernel<<<wl.count, BM * 2, smem, s>>>(with_list(a, wl), wl.count);
+  check_cuda(cudaGetLastError(), "wg_gemm_kernel launch (many CTAs)");
+}
+
 template <typename T, int MODE, int NB, int EPI>
 void launch_simt(const WorkList& wl, GemmArgs a, cudaStream_t s) {
   if (wl.count == 0) return;

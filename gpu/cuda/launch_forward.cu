@@ -30,6 +30,18 @@ bool launch_fused_wg(const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t 
   if (t.bm == 128 && t.bn == 256) return launch_wg<T, kForward, 128, 256, 4>(wl, a, s), true;
   return false;
 }
+// The many-CTA tiles: 3 stages of (bm + bn) · 128 bytes; 4 CTAs per SM at 64x64 (49 KB each),
+// 3 at 64x128 (73 KB), 2 at 128x128 (97 KB, 8 warps each).
+template <typename T>
+bool launch_fused_wm(const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t s) {
+  if (t.bm == 64 && t.bn == 64) return launch_wm<T, kForward, 64, 64, 3, 4>(wl, a, s), true;
+  if (t.bm == 64 && t.bn == 128) return launch_wm<T, kForward, 64, 128, 3, 3>(wl, a, s), true;
+  if (t.bm == 128 && t.bn == 128) return launch_wm<T, kForward, 128, 128, 3, 2>(wl, a, s), true;
+  return false;
+}
+bool is_compiled_wm_tile(const TileConfig& t) {
+  return (t.bm == 64 && (t.bn == 64 || t.bn == 128)) || (t.bm == 128 && t.bn == 128);
+}
 // The warp-specialised kernel: W through two tensor maps (64-row and 8-row boxes of 64 columns);
 // RES > 0 keeps the diagonal block resident (plans whose input widths are at most RES · 64).
 template <typename T, int BM, int BN, int STAGES, int RES>
@@ -88,6 +100,10 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       if (t.engine == TileEngine::wgmma) {
         if (launch_fused_wg<T>(wl, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled wgmma tile " + tile_name(t));
+      }
+      if (t.engine == TileEngine::wgmma_many) {
+        if (launch_fused_wm<T>(wl, a, t, s)) return;
+        throw std::invalid_argument("forward: no compiled many-CTA tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws_types) {
         const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
@@ -148,6 +164,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws) return "ws" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" + std::to_string(t.warps);
 }
 
@@ -172,6 +189,14 @@ void set_forward_tiles(TileConfig t) {
     g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
     return;
   }
+  if (t.engine == TileEngine::wgmma_many) {
+    if (!is_compiled_wm_tile(t))
+      throw std::invalid_argument("set_forward_tiles: many-CTA tile " + tile_name(t) +
+                                  " is not compiled (wm: 64x64, 64x128, 128x128)");
+    t.warps = t.bm / 16;
+    g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
+    return;
+  }
   if (t.engine == TileEngine::wgmma) {
     if (!is_compiled_wg_tile(t))
       throw std::invalid_argument("set_forward_tiles: wgmma tile " + tile_name(t) +
@@ -193,12 +218,14 @@ void set_forward_tiles(TileConfig t) {
   g_engine = uint32_t(t.engine);
 }
 std::vector<TileConfig> compiled_forward_tiles() {
-  constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident;
+  constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
+                 wm = TileEngine::wgmma_many;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg}, {64, 128, 4, wg},
                                {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg}, {128, 256, 8, wg},
                                {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws}, {128, 128, 9, ws},
-                               {64, 128, 5, wr}, {64, 192, 5, wr}};
+                               {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
+                               {128, 128, 8, wm}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
   return v;
 }

@@ -100,6 +100,12 @@ __global__ void __launch_bounds__(kSimtThreads) simt_gemm_kernel(GemmArgs g) {
       if (n >= w.n_count) continue;
       const uint64_t idx = row * g.ldc + w.n_begin + n;
       float v = acc[0][i][j] * coef;
+      if constexpr (EPI == kStore) {
+        if (w.slot != 0) {  // a split-K chunk: add into its FP32 slot (work_list.hpp)
+          atomicAdd(g.partial + size_t(w.slot - 1) * (kSimtBM * kSimtBN) + m * kSimtBN + n, v);
+          continue;
+        }
+      }
       if constexpr (EPI == kStoreF32) {
         static_cast<float*>(g.C)[idx] = v;
       } else {

@@ -282,6 +282,14 @@ __global__ void __launch_bounds__(32 * W, (W == 4 && BM * BN <= 8192) ? 4 : 1) t
       const float4 t4 = *reinterpret_cast<const float4*>(tile + m * kLd + n + e);
       v[e] = t4.x, v[e + 1] = t4.y, v[e + 2] = t4.z, v[e + 3] = t4.w;
     }
+    if constexpr (EPI == kStore) {
+      if (w.slot != 0) {  // a split-K chunk: add into its FP32 slot (work_list.hpp)
+        float* p = g.partial + size_t(w.slot - 1) * (BM * BN) + m * BN + n;
+#pragma unroll
+        for (int e = 0; e < kOut; ++e) atomicAdd(p + e, v[e]);
+        continue;
+      }
+    }
     if constexpr (EPI == kStoreF32) {
       *reinterpret_cast<float4*>(static_cast<float*>(g.C) + idx) = make_float4(v[0], v[1], v[2], v[3]);
     } else {

@@ -2,6 +2,7 @@
 // Host/device shared records of the CUDA kernels: a tile of work and one term of its sum.
 // A work item is one output tile (m rows × n columns) and the list of terms summed into it
 // (SPEC §4 B(i, j) for forward, its transpose for dX, the types that use a block for dW).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -25,7 +26,8 @@ struct WorkItem {
   uint32_t n_count = 0;
   uint32_t term_begin = 0, term_count = 0;
   float diag = 0.0f;     // diagonal-first: coefficient of the precomputed x_j W_jj
-  uint32_t pad = 0;
+  uint32_t slot = 0;     // split-K (backward): 1 + the FP32 partial slot this chunk adds into;
+                         // 0 = the item owns its tile and stores it
 };
 
 // Merges terms [first, end) where a term continues the one before it (same coefficient, same
@@ -46,6 +48,59 @@ inline void merge_adjacent_terms(std::vector<Term>& terms, size_t first) {
       terms[out++] = terms[t];
   }
   terms.resize(out);
+}
+
+// Split-K for the backward lists. Why: a dW diagonal block W̄_jj sums over every row (M deep) and
+// x̄_i over every output group, while the other tiles of the same launch reduce M/q or r deep; one
+// CTA walking M = 2048 rows step by step was the whole dW time of the Qwen3-30B expert (61.6 µs
+// against 13.4 for dense). An item deeper than max_depth becomes chunks of at most max_depth (terms
+// cut into consecutive ranges, coefficients kept); the chunks of one tile carry slot = 1 + s, add
+// their products into FP32 slot s, and slots[s] (the original tile, no terms) is what the
+// finalize pass converts and stores. Items at most max_depth deep are kept as they are (slot 0).
+inline uint64_t item_depth(const WorkItem& w, const std::vector<Term>& terms) {
+  uint64_t d = 0;
+  for (uint32_t t = 0; t < w.term_count; ++t) d += terms[w.term_begin + t].len;
+  return d;
+}
+inline void split_long_items(std::vector<WorkItem>& items, std::vector<Term>& terms, uint64_t max_depth,
+                             std::vector<WorkItem>& slots) {
+  if (max_depth == 0) return;
+  std::vector<WorkItem> out;
+  out.reserve(items.size());
+  for (const WorkItem& w : items) {
+    if (item_depth(w, terms) <= max_depth) {
+      out.push_back(w);
+      continue;
+    }
+    const uint32_t slot = static_cast<uint32_t>(slots.size()) + 1;
+    WorkItem tile = w;
+    tile.term_begin = tile.term_count = 0;
+    tile.slot = 0;
+    slots.push_back(tile);
+    uint32_t chunk_begin = static_cast<uint32_t>(terms.size());
+    uint64_t room = max_depth;
+    auto emit = [&]() {
+      WorkItem c = w;
+      c.term_begin = chunk_begin;
+      c.term_count = static_cast<uint32_t>(terms.size()) - chunk_begin;
+      c.slot = slot;
+      out.push_back(c);
+      chunk_begin = static_cast<uint32_t>(terms.size());
+      room = max_depth;
+    };
+    for (uint32_t t = 0; t < w.term_count; ++t) {
+      const Term u = terms[w.term_begin + t];  // a copy: terms grows below
+      for (uint32_t off = 0; off < u.len;) {
+        const uint32_t take = static_cast<uint32_t>(std::min<uint64_t>(u.len - off, room));
+        terms.push_back(Term{u.a + off, take, u.coef, u.diagonal});
+        off += take;
+        room -= take;
+        if (room == 0) emit();
+      }
+    }
+    if (terms.size() > chunk_begin) emit();
+  }
+  items = std::move(out);
 }
 
 // Groups of items for the type-group forward kernel (wst_gemm.cuh): up to kMaxGroup items of one
@@ -133,6 +188,7 @@ struct GemmArgs {
   void* C = nullptr;
   uint64_t ldc = 0;
   const float* ws = nullptr;  // diagonal-first: x_j W_jj for every row, FP32, ld = ldc
+  float* partial = nullptr;   // split-K: FP32 slots of BM × BN (row-major), slot s at s · BM · BN
   const ItemGroup* groups = nullptr;  // type-group forward (wst_gemm.cuh)
   const GroupBlock* blocks = nullptr;
 };

@@ -61,6 +61,16 @@ TEST(SanitizerSmall, EveryKernelOnFewCases) {
       {"complete:3/odd", complete_table(3), {3, 9, 5}, {7, 4, 10}}};
   for (const TableCase& c : cs)
     for (DType t : {DType::bf16, DType::f32}) run_conformance(c, t, false, 37, 99);
+  // 600 rows: the diagonal dW blocks and x̄_i tiles are split-K chunks (FP32 slots, atomics), on
+  // the mma.sync (24 wide), wgmma (72 wide; both engines) and CUDA-core (FP32) paths.
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many}) {
+    set_backward_engines({e, e});
+    run_conformance({"complete:4/split", complete_table(4), same(4, 24), same(4, 72)}, DType::bf16, false, 600, 98,
+                    kGradX | kGradW);
+  }
+  set_backward_engines({});
+  run_conformance({"complete:4/split", complete_table(4), same(4, 24), same(4, 72)}, DType::f32, false, 600, 97,
+                  kGradX | kGradW);
 }
 
 // The type-group kernel (wst_gemm.cuh) under the sanitizers: mbarrier hand-offs between its
@@ -98,6 +108,33 @@ TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
     }
   }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
+// Split-K in the backward (work_list.hpp split_long_items): at M = 2048 the diagonal blocks of dW
+// and the x̄_i tiles of dX are split into chunks that add into FP32 slots, on every path (mma.sync
+// for widths <= 32, wgmma 64x64 / 64x128 in both engines, the CUDA-core kernel for FP32), with
+// the Qwen3-30B expert's shape among them (widths 64 → 24 and 24 → 64 at q = 32).
+TEST(SplitK, BackwardOnEveryPathAndEngine) {
+  uint64_t seed = 70;
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many}) {
+    set_backward_engines({e, e});
+    const std::string en = e == TileEngine::wgmma ? "wg" : "wm";
+    for (bool integer : {true, false}) {
+      run_conformance({"complete:8/narrow-" + en, complete_table(8), same(8, 24), same(8, 24)}, DType::bf16, integer,
+                      2048, seed++, kGradX | kGradW);
+      run_conformance({"complete:8/wide-" + en, complete_table(8), same(8, 64), same(8, 128)}, DType::f16, integer,
+                      2048, seed++, kGradX | kGradW);
+      run_conformance({"Q2^2/split-" + en, q2_power(2), same(4, 48), same(4, 136)}, DType::bf16, integer, 1500,
+                      seed++, kGradX | kGradW);
+    }
+    run_conformance({"complete:32/30B-up-" + en, complete_table(32), same(32, 64), same(32, 24)}, DType::bf16, false,
+                    2048, seed++, kGradX | kGradW);
+    run_conformance({"complete:32/30B-down-" + en, complete_table(32), same(32, 24), same(32, 64)}, DType::bf16,
+                    false, 2048, seed++, kGradX | kGradW);
+  }
+  set_backward_engines({});
+  run_conformance({"complete:8/f32-split", complete_table(8), same(8, 24), same(8, 40)}, DType::f32, true, 2048, seed++,
+                  kGradX | kGradW);
 }
 
 // Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.

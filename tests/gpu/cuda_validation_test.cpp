@@ -120,10 +120,13 @@ TEST(Calibration, ReadLookupAndErrors) {
     std::ofstream f(path);
     f << "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
       << "2048,768,16,512,diagonal-first,64,128,4\n"
-      << "4096,12288,32,512,endpoint-fused,128,256,8,wgmma\n";
+      << "4096,12288,32,512,endpoint-fused,128,256,8,wgmma\n"
+      << "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n";
   }
   auto entries = read_forward_calibration(path);
-  ASSERT_EQ(entries.size(), 3u);
+  ASSERT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries[3].tiles.engine, TileEngine::wgmma_many);
+  EXPECT_EQ(tile_name(entries[3].tiles), "wm64x128");
   EXPECT_EQ(entries[1].tiles.engine, TileEngine::mma_sync);  // 8 fields: the mma.sync kernel
   EXPECT_EQ(entries[2].tiles.engine, TileEngine::wgmma);
   use_forward_calibration(entries);
@@ -144,6 +147,12 @@ TEST(Calibration, ReadLookupAndErrors) {
     f << "1,2,3,4,sideways,64,128,4\n";
   }
   EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: schedule must be"), std::string::npos);
+  {
+    std::ofstream f(path);  // a many-CTA tile that is not compiled is named
+    f << "1,2,3,4,endpoint-fused,64,192,4,wgmma_many\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: many-CTA tile wm64x192"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -165,3 +165,81 @@ TEST(GroupItems, CompleteQuiverSharesTheDiagonalBlock) {
 }
 
 }  // namespace
+
+namespace {
+using qalg::gpu::detail::item_depth;
+using qalg::gpu::detail::split_long_items;
+
+// The weighted sum an item stands for: Σ over its terms of coef · [a, a + len).
+std::map<std::pair<uint32_t, uint32_t>, double> item_weights(const WorkItem& w, const std::vector<Term>& terms) {
+  std::map<std::pair<uint32_t, uint32_t>, double> m;
+  for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+    for (uint32_t x = terms[t].a; x < terms[t].a + terms[t].len; ++x) m[{x, terms[t].diagonal}] += terms[t].coef;
+  return m;
+}
+
+// Split-K: every tile's chunks together sum exactly what the tile summed, each chunk is at most
+// max_depth deep, the chunks of a slot share the slot's output tile, and shallow items pass
+// through unchanged (slot 0).
+QALG_PROPERTY(SplitLongItems, ChunksSumToTheTileAndRespectTheDepth) {
+  std::mt19937_64 rng(seed);
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  const int n = 1 + int(rng() % 8);
+  for (int i = 0; i < n; ++i) {
+    WorkItem w{uint32_t(rng() % 100), 1 + uint32_t(rng() % 64), uint32_t(rng() % 100), 1 + uint32_t(rng() % 64),
+               uint32_t(terms.size()), 0, 0.f, 0};
+    const int tc = int(rng() % 5);
+    for (int t = 0; t < tc; ++t)
+      terms.push_back(Term{uint32_t(rng() % 4096), uint32_t(rng() % 3) * uint32_t(rng() % 700),
+                           rng() % 3 == 0 ? -2.0f : 1.0f, uint32_t(rng() % 4 == 0)});
+    w.term_count = uint32_t(terms.size()) - w.term_begin;
+    items.push_back(w);
+  }
+  const uint64_t max_depth = 64 * (1 + rng() % 8);
+  const std::vector<WorkItem> before = items;
+  const std::vector<Term> terms_before = terms;
+  std::vector<WorkItem> slots;
+  split_long_items(items, terms, max_depth, slots);
+  size_t k = 0;  // walk the output: each input item became one item or a run of chunks
+  for (const WorkItem& w : before) {
+    PROP_ASSERT(k < items.size());
+    if (item_depth(w, terms_before) <= max_depth) {
+      const WorkItem& o = items[k++];
+      PROP_ASSERT(o.slot == 0 && o.term_begin == w.term_begin && o.term_count == w.term_count);
+      continue;
+    }
+    const uint32_t slot = items[k].slot;
+    PROP_ASSERT(slot >= 1 && slot <= slots.size());
+    const WorkItem& tile = slots[slot - 1];
+    PROP_ASSERT(tile.m_begin == w.m_begin && tile.m_count == w.m_count && tile.n_begin == w.n_begin &&
+                tile.n_count == w.n_count && tile.term_count == 0);
+    std::map<std::pair<uint32_t, uint32_t>, double> sum;
+    while (k < items.size() && items[k].slot == slot) {
+      const WorkItem& c = items[k++];
+      PROP_ASSERT(item_depth(c, terms) <= max_depth && item_depth(c, terms) > 0);
+      PROP_ASSERT(c.m_begin == w.m_begin && c.n_begin == w.n_begin && c.n_count == w.n_count);
+      for (const auto& [x, v] : item_weights(c, terms)) sum[x] += v;
+    }
+    PROP_ASSERT(sum == item_weights(w, terms_before));
+  }
+  PROP_ASSERT(k == items.size());
+}
+
+TEST(SplitLongItems, DiagonalDwBlockOfTheExpertBecomesEightChunks) {
+  // W̄_jj of Q_32 at M = 2048: one term over all 2048 rows; the 63 other blocks of a row: 64 rows.
+  std::vector<Term> terms = {Term{0, 2048, 1.0f, 0}, Term{64, 64, 1.0f, 0}};
+  std::vector<WorkItem> items = {WorkItem{0, 64, 0, 24, 0, 1, 0.f, 0}, WorkItem{0, 64, 24, 24, 1, 1, 0.f, 0}};
+  std::vector<WorkItem> slots;
+  split_long_items(items, terms, 256, slots);
+  ASSERT_EQ(slots.size(), 1u);
+  ASSERT_EQ(items.size(), 9u);
+  for (int c = 0; c < 8; ++c) {
+    EXPECT_EQ(items[c].slot, 1u);
+    EXPECT_EQ(terms[items[c].term_begin].a, 256u * c);
+    EXPECT_EQ(terms[items[c].term_begin].len, 256u);
+  }
+  EXPECT_EQ(items[8].slot, 0u);
+  EXPECT_EQ(items[8].n_begin, 24u);
+}
+}  // namespace

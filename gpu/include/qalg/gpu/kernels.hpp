@@ -139,21 +139,34 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // x_j W_jj kept in shared memory across the row types of one (j, column tile) when it fits.
 // wgmma_ws_types = warp-specialised over groups of bm/64 row types of one (j, column tile), one
 // consumer warpgroup per type: a W block that several of them use (W_jj) is loaded once.
-enum class TileEngine : uint32_t { mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4 };
+// wgmma_many = the wgmma kernel launched one CTA per tile with a 3-stage pipeline, several CTAs per
+// SM (tiles "wm"): occupancy rather than persistence hides the short Q_q reductions.
+enum class TileEngine : uint32_t {
+  mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5
+};
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
   TileEngine engine = TileEngine::mma_sync;
 };
-std::string tile_name(const TileConfig& t);  // "64x128w4", "wg64x128", "ws64x128", "wr64x128", "wt128x256"
+std::string tile_name(const TileConfig& t);  // "64x128w4", "wg64x128", "ws64x128", "wr64x128", "wt128x256", "wm64x64"
 void set_forward_tiles(TileConfig t);  // process-wide; validated against the compiled set
 TileConfig forward_tiles();
 // Every compiled endpoint-fused tensor-core tile (the calibration's candidates; the conformance
 // test runs each).
 std::vector<TileConfig> compiled_forward_tiles();
 
+// The engines of dX and dW for 16-bit plans whose widths are above 32: wgmma (persistent CTAs,
+// the default) or wgmma_many (one CTA per tile, several per SM). Process-wide, like
+// set_forward_tiles; any other engine is refused (std::invalid_argument).
+struct BackwardEngines {
+  TileEngine dx = TileEngine::wgmma, dw = TileEngine::wgmma;
+};
+void set_backward_engines(BackwardEngines e);
+BackwardEngines backward_engines();
+
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
-//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types (absent: mma, the files written before the wgmma kernel existed)
+//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many (absent: mma, the files written before the wgmma kernel existed)
 // Once loaded, forward() with the endpoint-fused schedule uses the tiles of the row matching
 // (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster schedule.
 struct CalibrationEntry {
