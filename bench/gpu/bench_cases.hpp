@@ -88,6 +88,8 @@ class Bench {
   void projection(const std::string& name, int D, int F, int M, int q, const std::string& suite);
   void ffn(const std::string& name, int D, int F, int M, int q);
   void training(const std::string& name, int D, int F, int M, int q);
+  void calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X, const Buf& W,
+                         const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M);
   void square(int n, int b);
 
  private:

@@ -155,11 +155,11 @@ TileConfig forward_tiles();
 // test runs each).
 std::vector<TileConfig> compiled_forward_tiles();
 
-// The engines of dX and dW for 16-bit plans whose widths are above 32: wgmma (persistent CTAs,
-// the default) or wgmma_many (one CTA per tile, several per SM). Process-wide, like
-// set_forward_tiles; any other engine is refused (std::invalid_argument).
+// The engines of dX and dW for 16-bit plans whose widths are above 32: wgmma_many (one CTA per
+// tile, several per SM; the default, faster on every measured shape) or wgmma (persistent CTAs).
+// Process-wide, like set_forward_tiles; any other engine is refused (std::invalid_argument).
 struct BackwardEngines {
-  TileEngine dx = TileEngine::wgmma, dw = TileEngine::wgmma;
+  TileEngine dx = TileEngine::wgmma_many, dw = TileEngine::wgmma_many;
 };
 void set_backward_engines(BackwardEngines e);
 BackwardEngines backward_engines();
