@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU benchmarks (issue 7), run on the GPU machine after scripts/gpu_check.sh built build-gpu:
 # qalg's kernels against same-run dense cuBLAS/cuBLASLt, then the Triton peer in the same run.
-#   scripts/gpu_bench.sh RESULTS_DIR [SUITE]     (SUITE: table | sweep | all)
+#   scripts/gpu_bench.sh RESULTS_DIR [SUITE]     (SUITE: table | sweep | all | probe | decode)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RES=${1:-results/gpu}

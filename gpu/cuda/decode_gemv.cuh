@@ -14,6 +14,21 @@ namespace qalg::gpu::detail {
 
 constexpr int kGemvThreads = 512, kGemvCols = 64, kGemvLanes = 64;
 
+// Eight consecutive elements of W as loaded: one 16-byte vector (16-bit types) or two (FP32).
+// Kept raw until every load of a batch is issued: converting right after each load made every
+// thread wait for it before issuing the next (one load in flight; the first version of the
+// 64-lane kernel still took 30 µs for the Qwen3-8B FFN decode).
+template <typename T>
+struct Raw8 {
+  uint4 v[sizeof(T) / 2];
+};
+template <typename T>
+__device__ __forceinline__ void unpack8(const Raw8<T>& r, float (&v)[8]) {
+  const T* e = reinterpret_cast<const T*>(r.v);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) v[i] = to_float(e[i]);
+}
+
 template <typename T>
 __device__ __forceinline__ void load8(const T* p, bool full, uint32_t n_left, float (&v)[8]) {
   const bool aligned = (reinterpret_cast<uintptr_t>(p) & 15) == 0;
@@ -36,7 +51,7 @@ __device__ __forceinline__ void load8(const T* p, bool full, uint32_t n_left, fl
 
 // args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms).
 template <typename T, int NB, int EPI>
-__global__ void __launch_bounds__(kGemvThreads) gemv_kernel(GemmArgs g) {
+__global__ void __launch_bounds__(kGemvThreads, NB == 1 ? 2 : 1) gemv_kernel(GemmArgs g) {
   constexpr int kWarpRows = 32 / 8;  // lanes per warp (a warp is 4 lanes × 8 column groups)
   __shared__ float red[NB][kGemvLanes / kWarpRows][kGemvCols + 1];
   const WorkItem w = g.items[blockIdx.x];
@@ -48,12 +63,56 @@ __global__ void __launch_bounds__(kGemvThreads) gemv_kernel(GemmArgs g) {
   uint32_t depth = 0;
   for (uint32_t t = 0; t < w.term_count; ++t) depth += g.terms[w.term_begin + t].len;
   float acc[NB][8] = {};
-  if (active) {
-    constexpr int kUnroll = 4;  // rows per lane and batch, all loads issued before the first use
+  // 16-byte loads for every row when the 8 columns are whole and every row start is aligned.
+  const uint64_t col = uint64_t(w.n_begin) + n0;
+  bool vec = active && n_left >= 8 && (g.ldb * sizeof(T)) % 16 == 0;
+#pragma unroll
+  for (int b = 0; b < NB; ++b)
+    vec = vec && (reinterpret_cast<uintptr_t>(static_cast<const T*>(b == 0 ? g.B0 : g.B1) + col) & 15) == 0;
+  constexpr int kUnroll = 4;  // rows per lane and batch, all loads issued before the first use
+  if (vec) {
     for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kUnroll) {
-      float xv[kUnroll], wv[NB][kUnroll][8];
+      Raw8<T> wr[NB][kUnroll];
+      T xr[kUnroll];
+      float c[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
+        uint32_t r = r0 + u * kGemvLanes;
+        const bool in = r < depth;
+        uint32_t row = 0;
+        c[u] = 0.0f;
+        if (in) {  // flat row r → (term, row of W): few terms, a short scan
+          uint32_t t = w.term_begin;
+          while (r >= g.terms[t].len) r -= g.terms[t++].len;
+          row = g.terms[t].a + r;
+          c[u] = g.terms[t].coef;
+        }
+        xr[u] = x[row];  // row 0 when out of range: a valid address, weighted by c = 0
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+          const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row) * g.ldb + col;
+#pragma unroll
+          for (int h = 0; h < int(sizeof(T) / 2); ++h) wr[b][u].v[h] = __ldg(reinterpret_cast<const uint4*>(W) + h);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const float xv = c[u] * to_float(xr[u]);
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+          float wv[8];
+          unpack8(wr[b][u], wv);
+#pragma unroll
+          for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv, wv[i], acc[b][i]);
+        }
+      }
+    }
+  } else if (active) {  // partial or unaligned column groups: element loads
+    constexpr int kSlowUnroll = 1;  // within the register budget of two CTAs per SM
+    for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kSlowUnroll) {
+      float xv[kSlowUnroll], wv[NB][kSlowUnroll][8];
+#pragma unroll
+      for (int u = 0; u < kSlowUnroll; ++u) {
         uint32_t r = r0 + u * kGemvLanes;
         const bool in = r < depth;
         uint32_t row = 0;
@@ -77,7 +136,7 @@ __global__ void __launch_bounds__(kGemvThreads) gemv_kernel(GemmArgs g) {
         }
       }
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u)
+      for (int u = 0; u < kSlowUnroll; ++u)
 #pragma unroll
         for (int b = 0; b < NB; ++b)
 #pragma unroll
