@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|order] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -55,12 +55,6 @@ int main(int argc, char** argv) {
                {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}})
         b.ffn(name, D, F, 1, 32);
       for (int q : {32, 64}) b.projection("Qwen3-8B", 4096, 12288, 1, q, "decode");
-    }
-    if (o.suite == "order") {  // shapes where the Triton peer's row-major grid order beat qalg
-      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-8B", 4096, 12288}, {"DeepSeek-V3-expert", 7168, 2048}})
-        b.projection(name, D, F, 2048, name == "DeepSeek-V3-expert" ? 16 : 32, "order");
-      for (int n : {8192, 16384}) b.square(n, 128);
     }
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
       b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "probe");

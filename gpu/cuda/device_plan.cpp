@@ -247,15 +247,6 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   std::vector<WorkItem> items;
   std::vector<Term> terms;
   switch (kind) {
-    case ListKind::forward_by_rows:
-      // The same items, all tiles of one row range (one type, for these lists) consecutive, as
-      // the Triton peer's grid runs them: its row block of X and of W's block row stays in L2
-      // while its column tiles run, and the reads are long contiguous rows rather than one
-      // column group of every row.
-      build_forward(b, ListKind::forward, bm, bn, items, terms);
-      std::stable_sort(items.begin(), items.end(),
-                       [](const WorkItem& x, const WorkItem& y) { return x.m_begin < y.m_begin; });
-      break;
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;

@@ -102,7 +102,7 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
         throw std::invalid_argument("forward: no compiled wgmma tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_many) {
-        if (launch_fused_wm<T>(impl.list(b, ListKind::forward_by_rows, t.bm, t.bn), a, t, s)) return;
+        if (launch_fused_wm<T>(wl, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled many-CTA tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws_types) {
