@@ -52,6 +52,9 @@ class Bench {
  public:
   explicit Bench(Options o) : o_(std::move(o)) {
     ok(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "stream");
+    ok(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking), "second stream");
+    ok(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "fork event");
+    ok(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "join event");
     timer_ = std::make_unique<Timer>(s_);
     cudaDeviceProp prop{};
     ok(cudaGetDeviceProperties(&prop, 0), "device properties");
@@ -194,6 +197,9 @@ class Bench {
   DenseGemm dense_;
   std::vector<std::unique_ptr<DenseGemm::LtPlan>> lt_plans_;
   std::vector<gpu::CalibrationEntry> calib_;  // this run's forward picks (remember_forward)
+  // Dense dX ‖ dW (training rows): a second stream forked from s_ and joined back, as qalg's backward().
+  cudaStream_t side_ = nullptr;
+  cudaEvent_t fork_ = nullptr, join_ = nullptr;
   std::ofstream csv_;
   std::string gpu_name_;
   double bw_ = 0, rate_ = 0;

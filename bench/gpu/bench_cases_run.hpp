@@ -173,7 +173,29 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   const Call f = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, i1);
   const Call bx = dense_best(M, D, F, false, true, dY.p, W.p, dXd.p, i2);
   const Call bw = dense_best(D, F, M, true, false, X.p, dY.p, dWd.p, i3);
-  const Call dense = [f, bx, bw](cudaStream_t s) { f(s), bx(s), bw(s); };
+  const Call dense_seq = [f, bx, bw](cudaStream_t s) { f(s), bx(s), bw(s); };
+  // dX and dW are independent: both sides may run them on two streams (qalg: gpu::backward; dense:
+  // the same fork/join around the two cuBLAS calls). Each side takes its faster form, timed below.
+  const Call dense_par = [this, f, bx, bw](cudaStream_t s) {
+    f(s);
+    ok(cudaEventRecord(fork_, s), "fork");
+    ok(cudaStreamWaitEvent(side_, fork_, 0), "fork wait");
+    bw(side_);
+    bx(s);
+    ok(cudaEventRecord(join_, side_), "join");
+    ok(cudaStreamWaitEvent(s, join_, 0), "join wait");
+  };
+  const Call alg_seq = [&](cudaStream_t s) {
+    gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+    gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s);
+    gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s);
+  };
+  const Call alg_par = [&](cudaStream_t s) {
+    gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+    gpu::backward(batch, X.m(), dY.m(), W.m(), dX.m(), dW.m(), s);
+  };
+  Call alg = alg_seq, dense = dense_seq;
+  std::string alg_form = "", dense_form = "";
   // Calibration of the three products for this shape: the forward tile (unless a projection row
   // of the same shape already picked one) and, for dX and dW each, the engine (wg: persistent
   // CTAs; wm: one CTA per tile, several per SM), the faster of warm medians of 10.
@@ -192,12 +214,14 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
     engines = {options[tx[1] < tx[0]], options[tw[1] < tw[0]]};
     gpu::set_backward_engines(engines);
     std::printf("  backward %s: dX wg %.1f wm %.1f us, dW wg %.1f wm %.1f us\n", name.c_str(), tx[0], tx[1], tw[0], tw[1]);
+    GraphCall as(s_, alg_seq), ap(s_, alg_par), ds(s_, dense_seq), dp(s_, dense_par);
+    const double t_as = timer_->alone(as, false, 10).median, t_ap = timer_->alone(ap, false, 10).median;
+    const double t_ds = timer_->alone(ds, false, 10).median, t_dp = timer_->alone(dp, false, 10).median;
+    if (t_ap < t_as) alg = alg_par, alg_form = "+2s";
+    if (t_dp < t_ds) dense = dense_par, dense_form = "+2s";
+    std::printf("  streams %s: qalg one %.1f two %.1f us, dense one %.1f two %.1f us\n", name.c_str(), t_as, t_ap,
+                t_ds, t_dp);
   }
-  const Call alg = [&](cudaStream_t s) {
-    gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
-    gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s);
-    gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s);
-  };
   for (Buf* b : {&Y, &dX, &dW}) ok(cudaMemset(b->p, 0xff, b->rows * b->cols * 2), "poison");
   alg(s_);
   ok(cudaStreamSynchronize(s_), "run");
@@ -229,7 +253,7 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   const std::string variant = (e ? gpu::tile_name(e->tiles) : std::string("default")) + "+dX-" +
                               (engines.dx == gpu::TileEngine::wgmma_many ? "wm" : "wg") + "+dW-" +
                               (engines.dw == gpu::TileEngine::wgmma_many ? "wm" : "wg");
-  row("table", "training", name, M, D, F, q, variant, i1 + "+" + i2 + "+" + i3, dense, alg,
+  row("table", "training", name, M, D, F, q, variant + alg_form, i1 + "+" + i2 + "+" + i3 + dense_form, dense, alg,
       floor_us(fl, by), err, 1e-2);
   gpu::set_backward_engines({});
 }

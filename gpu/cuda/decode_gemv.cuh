@@ -50,12 +50,16 @@ __device__ __forceinline__ void load8(const T* p, bool full, uint32_t n_left, fl
 }
 
 // args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms).
-template <typename T, int NB, int EPI>
-__global__ void __launch_bounds__(kGemvThreads, NB == 1 ? 2 : 1) gemv_kernel(GemmArgs g) {
-  constexpr int kWarpRows = 32 / 8;  // lanes per warp (a warp is 4 lanes × 8 column groups)
-  __shared__ float red[NB][kGemvLanes / kWarpRows][kGemvCols + 1];
+// COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
+// leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
+template <typename T, int NB, int EPI, int COLS = kGemvCols>
+__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kGemvCols / COLS))
+    gemv_kernel(GemmArgs g) {
+  constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
+  constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)
+  __shared__ float red[NB][kGemvLanes / kWarpRows][COLS + 1];
   const WorkItem w = g.items[blockIdx.x];
-  const int tid = threadIdx.x, cg = tid % 8, lane = tid / 8;
+  const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
   const T* x = static_cast<const T*>(g.A);
   const uint32_t n0 = cg * 8;
   const bool active = n0 < w.n_count;
@@ -143,21 +147,21 @@ __global__ void __launch_bounds__(kGemvThreads, NB == 1 ? 2 : 1) gemv_kernel(Gem
           for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv[u], wv[b][u][i], acc[b][i]);
     }
   }
-  // The 4 lanes of a warp (tid bits 3 and 4) by shuffles, then the warps through shared memory.
+  // The lanes of a warp (tid bits above the column group) by shuffles, then the warps through
+  // shared memory.
 #pragma unroll
   for (int b = 0; b < NB; ++b)
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      acc[b][i] += __shfl_xor_sync(0xffffffffu, acc[b][i], 8);
-      acc[b][i] += __shfl_xor_sync(0xffffffffu, acc[b][i], 16);
-    }
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+      for (int o = kCG; o < 32; o *= 2) acc[b][i] += __shfl_xor_sync(0xffffffffu, acc[b][i], o);
   if (lane % kWarpRows == 0)
 #pragma unroll
     for (int b = 0; b < NB; ++b)
 #pragma unroll
       for (int i = 0; i < 8; ++i) red[b][lane / kWarpRows][n0 + i] = acc[b][i];
   __syncthreads();
-  if (tid < kGemvCols && uint32_t(tid) < w.n_count) {
+  if (tid < COLS && uint32_t(tid) < w.n_count) {
     float s[NB];
 #pragma unroll
     for (int b = 0; b < NB; ++b) {

@@ -72,14 +72,15 @@ namespace qalg::gpu {
 
 struct DevicePlan::Impl {
   // Decode work lists of every type, concatenated: items of type i are
-  // [decode_begin[i], decode_begin[i+1]).
-  detail::WorkList decode;
-  std::vector<uint32_t> decode_begin;
+  // [decode_begin[i], decode_begin[i+1]); 64-column tiles, and the same with 32-column tiles.
+  detail::WorkList decode, decode32;
+  std::vector<uint32_t> decode_begin, decode32_begin;
 };
 
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.
 // forward_groups (bm = 64 · G): the forward's 64-row items packed by group_items (work_list.hpp).
-enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups };
+// forward_by_rows: the forward's items ordered by row range (the many-CTA tiles).
+enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows };
 
 struct DeviceBatch::Impl {
   detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type
@@ -89,6 +90,10 @@ struct DeviceBatch::Impl {
   std::map<std::tuple<ListKind, uint32_t, uint32_t>, detail::WorkList> lists;
   // Built on first use (outside any graph capture), then reused.
   const detail::WorkList& list(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn);
+  // backward(): the second stream and the fork/join events, created on first use.
+  cudaStream_t side = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+  ~Impl();
 };
 
 }  // namespace qalg::gpu

@@ -82,25 +82,29 @@ DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::mak
                                       std::to_string(t.input_group) + " >= q");
         term_coefficient(t, i, j);
       }
-  // Decode lists: for each type, every (output group, 64-column tile) with its terms.
-  std::vector<WorkItem> items;
-  std::vector<Term> terms;
-  impl_->decode_begin.assign(q + 1, 0);
-  for (uint32_t i = 0; i < q; ++i) {
-    impl_->decode_begin[i] = static_cast<uint32_t>(items.size());
-    for (uint32_t j = 0; j < q; ++j) {
-      const uint32_t tb = static_cast<uint32_t>(terms.size());
-      for (const PlanTerm& t : plan_.B(i, j))
-        terms.push_back(Term{uint32_t(in_off_[t.input_group]), plan_.input_widths[t.input_group],
-                             term_coefficient(t, i, j), 0});
-      const uint32_t tc = static_cast<uint32_t>(terms.size()) - tb;
-      for (uint32_t n0 = 0; n0 < plan_.output_widths[j]; n0 += 64)
-        items.push_back(WorkItem{0, 1, uint32_t(out_off_[j] + n0),
-                                 std::min<uint32_t>(64, plan_.output_widths[j] - n0), tb, tc, 0.f, 0});
+  // Decode lists: for each type, every (output group, column tile) with its terms, for tiles of
+  // 64 and of 32 columns.
+  for (const uint32_t cols : {64u, 32u}) {
+    std::vector<WorkItem> items;
+    std::vector<Term> terms;
+    std::vector<uint32_t>& begin = cols == 64 ? impl_->decode_begin : impl_->decode32_begin;
+    begin.assign(q + 1, 0);
+    for (uint32_t i = 0; i < q; ++i) {
+      begin[i] = static_cast<uint32_t>(items.size());
+      for (uint32_t j = 0; j < q; ++j) {
+        const uint32_t tb = static_cast<uint32_t>(terms.size());
+        for (const PlanTerm& t : plan_.B(i, j))
+          terms.push_back(Term{uint32_t(in_off_[t.input_group]), plan_.input_widths[t.input_group],
+                               term_coefficient(t, i, j), 0});
+        const uint32_t tc = static_cast<uint32_t>(terms.size()) - tb;
+        for (uint32_t n0 = 0; n0 < plan_.output_widths[j]; n0 += cols)
+          items.push_back(WorkItem{0, 1, uint32_t(out_off_[j] + n0),
+                                   std::min<uint32_t>(cols, plan_.output_widths[j] - n0), tb, tc, 0.f, 0});
+      }
     }
+    begin[q] = static_cast<uint32_t>(items.size());
+    (cols == 64 ? impl_->decode : impl_->decode32).upload(items, terms);
   }
-  impl_->decode_begin[q] = static_cast<uint32_t>(items.size());
-  impl_->decode.upload(items, terms);
 }
 
 DevicePlan::~DevicePlan() = default;
@@ -130,6 +134,12 @@ DeviceBatch::DeviceBatch(const DevicePlan& plan, std::vector<uint32_t> type_of_r
 }
 
 DeviceBatch::~DeviceBatch() = default;
+
+DeviceBatch::Impl::~Impl() {
+  if (fork) cudaEventDestroy(fork);
+  if (join) cudaEventDestroy(join);
+  if (side) cudaStreamDestroy(side);
+}
 
 namespace {
 
@@ -247,6 +257,15 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   std::vector<WorkItem> items;
   std::vector<Term> terms;
   switch (kind) {
+    case ListKind::forward_by_rows:
+      // The same items, all tiles of one row range (one type, for these lists) consecutive, as
+      // the Triton peer's grid runs them: its row block of X and of W's block row stays in L2
+      // while its column tiles run, and the reads are long contiguous rows rather than one
+      // column group of every row.
+      build_forward(b, ListKind::forward, bm, bn, items, terms);
+      std::stable_sort(items.begin(), items.end(),
+                       [](const WorkItem& x, const WorkItem& y) { return x.m_begin < y.m_begin; });
+      break;
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;

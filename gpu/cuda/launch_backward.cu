@@ -1,6 +1,7 @@
 // Entry points of the backward maps (SPEC §5): dX and dW, one owner per output element.
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -138,6 +139,32 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
     run_list<T, kGradW>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, kSimtBM, kSimtBN, stream,
                      [&](const WorkList& l, GemmArgs x) { launch_simt<T, kGradW, 1, kStore>(l, x, stream); });
   });
+}
+
+void backward(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMatrix& dY, const DeviceMatrix& W,
+              const DeviceMatrix& dX, const DeviceMatrix& dW, cudaStream_t stream) {
+  const DevicePlan& p = batch.plan();
+  const uint64_t M = batch.rows(), K = p.K(), N = p.N();
+  check_matrix("backward", "X", X, X.dtype, M, K);  // all five before anything is launched
+  check_matrix("backward", "dY", dY, X.dtype, M, N);
+  check_matrix("backward", "W", W, X.dtype, K, N);
+  check_matrix("backward", "dX", dX, X.dtype, M, K);
+  check_matrix("backward", "dW", dW, X.dtype, K, N);
+  auto& impl = batch.impl();
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (!impl.side) {
+      check_cuda(cudaStreamCreateWithFlags(&impl.side, cudaStreamNonBlocking), "backward: second stream");
+      check_cuda(cudaEventCreateWithFlags(&impl.fork, cudaEventDisableTiming), "backward: fork event");
+      check_cuda(cudaEventCreateWithFlags(&impl.join, cudaEventDisableTiming), "backward: join event");
+    }
+  }
+  check_cuda(cudaEventRecord(impl.fork, stream), "backward: fork");
+  check_cuda(cudaStreamWaitEvent(impl.side, impl.fork, 0), "backward: fork wait");
+  backward_dw(batch, X, dY, dW, impl.side);
+  backward_dx(batch, dY, W, dX, stream);
+  check_cuda(cudaEventRecord(impl.join, impl.side), "backward: join");
+  check_cuda(cudaStreamWaitEvent(stream, impl.join, 0), "backward: join wait");
 }
 
 }  // namespace qalg::gpu

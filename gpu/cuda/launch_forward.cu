@@ -101,8 +101,10 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
         if (launch_fused_wg<T>(wl, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled wgmma tile " + tile_name(t));
       }
-      if (t.engine == TileEngine::wgmma_many) {
-        if (launch_fused_wm<T>(wl, a, t, s)) return;
+      if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows) {
+        const WorkList& order =
+            t.engine == TileEngine::wgmma_many ? wl : impl.list(b, ListKind::forward_by_rows, t.bm, t.bn);
+        if (launch_fused_wm<T>(order, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled many-CTA tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws_types) {
@@ -165,6 +167,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" + std::to_string(t.warps);
 }
 
@@ -189,10 +192,10 @@ void set_forward_tiles(TileConfig t) {
     g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
     return;
   }
-  if (t.engine == TileEngine::wgmma_many) {
+  if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows) {
     if (!is_compiled_wm_tile(t))
       throw std::invalid_argument("set_forward_tiles: many-CTA tile " + tile_name(t) +
-                                  " is not compiled (wm: 64x64, 64x128, 128x128)");
+                                  " is not compiled (wm, wmr: 64x64, 64x128, 128x128)");
     t.warps = t.bm / 16;
     g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
     return;
@@ -219,13 +222,13 @@ void set_forward_tiles(TileConfig t) {
 }
 std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
-                 wm = TileEngine::wgmma_many;
+                 wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg}, {64, 128, 4, wg},
                                {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg}, {128, 256, 8, wg},
                                {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws}, {128, 128, 9, ws},
                                {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
-                               {128, 128, 8, wm}};
+                               {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
   return v;
 }

@@ -55,6 +55,56 @@ TEST_F(Fixture, NullAndMisalignedPointersAreRefused) {
                 .find("workspace"), std::string::npos);
 }
 
+// backward() checks all five matrices before it launches anything: a wrong dW leaves dX unwritten.
+TEST_F(Fixture, BackwardChecksEverythingBeforeItRuns) {
+  DevMatrix dY(DType::bf16, 10, 32), dX(DType::bf16, 10, 64), dWbad(DType::bf16, 64, 40);
+  dX.poison();
+  const std::string m = error_of([&] { backward(batch, X.view(), dY.view(), W.view(), dX.view(), dWbad.view()); });
+  EXPECT_NE(m.find("backward: dW is 64x40, expected 64x32"), std::string::npos) << m;
+  cuda_ok(cudaDeviceSynchronize(), "sync");
+  for (float v : dX.download()) ASSERT_TRUE(std::isnan(v));
+}
+
+// backward() (dW on the batch's second stream) gives bit for bit what backward_dx + backward_dw
+// give, eagerly and replayed from a CUDA graph, with split-K tiles among them (M = 2048 rows:
+// W̄_jj and x̄_i are split) and on both widths paths (24: mma.sync; 64/72: wgmma).
+TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
+  std::mt19937_64 rng(11);
+  for (const auto& [s, r] : std::vector<std::pair<uint32_t, uint32_t>>{{24, 64}, {64, 24}, {72, 64}}) {
+    const uint32_t q = 8, M = 2048, K = q * s, N = q * r;
+    DevicePlan plan(lower_table(complete_table(q), std::vector<uint32_t>(q, s), std::vector<uint32_t>(q, r)));
+    DeviceBatch batch(plan, cyclic_types(M, q));
+    DevMatrix X(DType::bf16, M, K), W(DType::bf16, K, N), dY(DType::bf16, M, N);
+    X.upload(integer_values(rng, size_t(M) * K, 2));
+    W.upload(integer_values(rng, size_t(K) * N, 2));
+    dY.upload(integer_values(rng, size_t(M) * N, 2));
+    DevMatrix dX1(DType::bf16, M, K), dW1(DType::bf16, K, N), dX2(DType::bf16, M, K), dW2(DType::bf16, K, N);
+    backward_dx(batch, dY.view(), W.view(), dX1.view());
+    backward_dw(batch, X.view(), dY.view(), dW1.view());
+    dX2.poison(), dW2.poison();
+    backward(batch, X.view(), dY.view(), W.view(), dX2.view(), dW2.view());
+    cuda_ok(cudaDeviceSynchronize(), "sync");
+    EXPECT_EQ(dX1.download(), dX2.download()) << "s = " << s << ", r = " << r;
+    EXPECT_EQ(dW1.download(), dW2.download()) << "s = " << s << ", r = " << r;
+    cudaStream_t st;
+    cuda_ok(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "stream");
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    dX2.poison(), dW2.poison();
+    cuda_ok(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal), "capture");
+    backward(batch, X.view(), dY.view(), W.view(), dX2.view(), dW2.view(), st);
+    cuda_ok(cudaStreamEndCapture(st, &graph), "end capture");
+    cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+    cuda_ok(cudaGraphLaunch(exec, st), "launch");
+    cuda_ok(cudaStreamSynchronize(st), "sync");
+    EXPECT_EQ(dX1.download(), dX2.download()) << "graph, s = " << s << ", r = " << r;
+    EXPECT_EQ(dW1.download(), dW2.download()) << "graph, s = " << s << ", r = " << r;
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(st);
+  }
+}
+
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {
   EXPECT_NE(error_of([&] { DeviceBatch b(plan, {0, 1, 4}); }).find("row 2 has type 4"), std::string::npos);
   DevMatrix x1(DType::bf16, 1, 64), y1(DType::bf16, 1, 32);
@@ -121,10 +171,12 @@ TEST(Calibration, ReadLookupAndErrors) {
     f << "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
       << "2048,768,16,512,diagonal-first,64,128,4\n"
       << "4096,12288,32,512,endpoint-fused,128,256,8,wgmma\n"
-      << "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n";
+      << "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n"
+      << "4096,4096,32,4096,endpoint-fused,128,128,8,wgmma_many_rows\n";
   }
   auto entries = read_forward_calibration(path);
-  ASSERT_EQ(entries.size(), 4u);
+  ASSERT_EQ(entries.size(), 5u);
+  EXPECT_EQ(tile_name(entries[4].tiles), "wmr128x128");
   EXPECT_EQ(entries[3].tiles.engine, TileEngine::wgmma_many);
   EXPECT_EQ(tile_name(entries[3].tiles), "wm64x128");
   EXPECT_EQ(entries[1].tiles.engine, TileEngine::mma_sync);  // 8 fields: the mma.sync kernel

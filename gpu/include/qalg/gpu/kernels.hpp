@@ -106,11 +106,20 @@ void decode(const DevicePlan& plan, uint32_t type, const DeviceMatrix& x, const 
             const DeviceMatrix& y, cudaStream_t stream = nullptr);
 
 // SPEC §5: dX = rows of dY through T_τ(p)(W)ᵀ; dW = Σ_p (adjoint of T) applied to x_pᵀ dy_p.
-// One owner per output element (no atomics); blocks of W that no term uses get dW = 0.
+// Every output element is stored once; blocks of W that no term uses get dW = 0. Tiles whose
+// reduction is much deeper than the rest (W̄_jj over all rows, x̄_i over all output groups) are
+// split: their chunks add into FP32 scratch of the batch (atomics) that one pass then converts, so
+// with random inputs the last bit may differ between runs (integer-valued inputs stay exact). A
+// batch's backward calls share that scratch: run them one at a time per batch.
 void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceMatrix& W,
                  const DeviceMatrix& dX, cudaStream_t stream = nullptr);
 void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMatrix& dY,
                  const DeviceMatrix& dW, cudaStream_t stream = nullptr);
+// Both, checked together before anything runs: dW on a second stream of the batch, forked from and
+// joined back into `stream` (capturable into a CUDA graph), so that the two products overlap
+// where neither fills the GPU (small shapes).
+void backward(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMatrix& dY, const DeviceMatrix& W,
+              const DeviceMatrix& dX, const DeviceMatrix& dW, cudaStream_t stream = nullptr);
 
 // Square block-algebra product C = A ⋆ B (SPEC §4 "square block products"): A, B, C are n×n with
 // n = q·b, block (i, k) of A multiplies block (k, j) of B with the plan's coefficients. This is
@@ -141,8 +150,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // consumer warpgroup per type: a W block that several of them use (W_jj) is loaded once.
 // wgmma_many = the wgmma kernel launched one CTA per tile with a 3-stage pipeline, several CTAs per
 // SM (tiles "wm"): occupancy rather than persistence hides the short Q_q reductions.
+// wgmma_many_rows = the same kernel with the tiles ordered by row range (tiles "wmr"): all column
+// tiles of one type run together, as in the Triton peer's grid.
 enum class TileEngine : uint32_t {
-  mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5
+  mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
+  wgmma_many_rows = 6
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -166,7 +178,7 @@ BackwardEngines backward_engines();
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
-//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many (absent: mma, the files written before the wgmma kernel existed)
+//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows (absent: mma, the files written before the wgmma kernel existed)
 // Once loaded, forward() with the endpoint-fused schedule uses the tiles of the row matching
 // (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster schedule.
 struct CalibrationEntry {
