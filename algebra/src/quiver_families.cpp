@@ -1,5 +1,6 @@
 // Named quiver families: complete:q, path:n, cycle:n, star:n, random:n,p,seed.
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 #include <string>
@@ -92,14 +93,12 @@ Quiver quiver_family(const std::string& spec) {
   } else if (family == "random") {  // directed G(n, p) without loops, reproducible from seed
     want(3, "random:n,p,seed");
     uint64_t n = parse_count(args[0], spec, "n");
-    double p;
-    try {
-      size_t used = 0;
-      p = std::stod(args[1], &used);
-      if (used != args[1].size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
+    // strtod, not stod: stod throws on underflow, refusing a valid tiny p such as 1e-320 as "not a
+    // number"; strtod returns the subnormal (or 0). Overflow gives ±HUGE_VAL, refused below.
+    char* end = nullptr;
+    const double p = std::strtod(args[1].c_str(), &end);
+    if (args[1].empty() || end != args[1].c_str() + args[1].size())
       throw InputError(fmt::format("'{}': p must be a number in [0, 1], got '{}'", spec, args[1]));
-    }
     if (!(p >= 0.0 && p <= 1.0)) throw InputError(fmt::format("'{}': p must be in [0, 1], got {}", spec, args[1]));
     if (args[2].empty() || args[2].size() > 19 || args[2].find_first_not_of("0123456789") != std::string::npos)
       throw InputError(fmt::format("'{}': seed must be a non-negative integer, got '{}'", spec, args[2]));
@@ -108,10 +107,21 @@ Quiver quiver_family(const std::string& spec) {
     for (uint64_t v = 0; v < n; ++v) b.vertex(vname(v));
     if (p > 0.0) {
       // Geometric skipping over the n(n-1) ordered pairs: O(|E|) work, not O(n^2).
+      // std::geometric_distribution divides by log(1 - p), which is 0 once 1 - p rounds to 1
+      // (p below ~1.1e-16), and then casts -inf to an integer: undefined behaviour, found by
+      // fuzz_family with p = 3e-41. For such p the gap is drawn by inversion with log1p (accurate
+      // there) and capped at `pairs`; every other p keeps the standard draw (same graphs per seed).
       std::mt19937_64 rng(seed);
-      std::geometric_distribution<uint64_t> skip(p < 1.0 ? p : 0.5);
+      const bool tiny = 1.0 - p == 1.0;
+      std::geometric_distribution<uint64_t> skip(p < 1.0 && !tiny ? p : 0.5);
       const uint64_t pairs = n * (n - 1);
-      auto next_gap = [&]() -> uint64_t { return p >= 1.0 ? 0 : skip(rng); };
+      auto next_gap = [&]() -> uint64_t {
+        if (p >= 1.0) return 0;
+        if (!tiny) return skip(rng);
+        const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+        const double g = std::floor(std::log1p(-u) / std::log1p(-p));
+        return g < double(pairs) ? uint64_t(g) : pairs;
+      };
       for (uint64_t pos = next_gap(); pos < pairs; pos += 1 + next_gap()) {
         uint64_t i = pos / (n - 1), r = pos % (n - 1);
         b.arrow(i, r >= i ? r + 1 : r);  // skip the diagonal pair (i, i)

@@ -1,4 +1,5 @@
-// Entry points of the backward maps (SPEC §5): dX and dW, one owner per output element.
+// Entry points of the backward maps (SPEC §5): dX and dW, each output element stored once (deep
+// tiles split-K into FP32 slots first, work_list.hpp), and backward() with the two on two streams.
 #include <algorithm>
 #include <atomic>
 #include <mutex>

@@ -54,6 +54,11 @@ TEST(QuiverFamilies, RandomIsReproducibleLoopFreeAndNearItsMean) {
   EXPECT_LT(std::abs(double(a.arrow_count()) - mean), 6 * sd);
   EXPECT_EQ(quiver_family("random:10,1,3").arrow_count(), 90u);
   EXPECT_EQ(quiver_family("random:10,0,3").arrow_count(), 0u);
+  // p so small that 1 - p rounds to 1 (fuzz_family found undefined behaviour there): no arrows
+  // expected (mean 50·49·3e-41), and none drawn, for normal and subnormal p alike.
+  EXPECT_EQ(quiver_family("random:50,3e-41,7").arrow_count(), 0u);
+  EXPECT_EQ(quiver_family("random:50,1e-320,7").arrow_count(), 0u);
+  EXPECT_EQ(quiver_family("random:50,1e-17,7").arrow_count(), 0u);
   auto targets = [](const Quiver& g) {
     std::vector<uint32_t> v;
     for (const auto& x : g.arrows) v.push_back(x.target);

@@ -55,6 +55,16 @@ TEST_F(Fixture, NullAndMisalignedPointersAreRefused) {
                 .find("workspace"), std::string::npos);
 }
 
+// The backward engines are the two wgmma kernels; any other engine is refused with its number.
+TEST(BackwardEngines, OnlyTheWgmmaKernelsAreAccepted) {
+  const std::string m = error_of([] { set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_ws}); });
+  EXPECT_NE(m.find("set_backward_engines: dX and dW run on wgmma or wgmma_many, got engine 2"), std::string::npos) << m;
+  EXPECT_EQ(backward_engines().dw, TileEngine::wgmma_many);  // the refused call changed nothing
+  set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_many});
+  EXPECT_EQ(backward_engines().dx, TileEngine::wgmma);
+  set_backward_engines({});
+}
+
 // backward() checks all five matrices before it launches anything: a wrong dW leaves dX unwritten.
 TEST_F(Fixture, BackwardChecksEverythingBeforeItRuns) {
   DevMatrix dY(DType::bf16, 10, 32), dX(DType::bf16, 10, 64), dWbad(DType::bf16, 64, 40);
