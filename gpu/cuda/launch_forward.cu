@@ -184,30 +184,20 @@ void set_forward_tiles(TileConfig t) {
     throw std::invalid_argument("set_forward_tiles: type-group tile " + tile_name(t) + " is not compiled (wt: " +
                                 names + ")");
   }
-  if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
-    if (!is_compiled_ws_tile(t))
-      throw std::invalid_argument("set_forward_tiles: warp-specialised tile " + tile_name(t) +
-                                  " is not compiled (ws: 64x64, 64x128, 64x192, 64x256, 128x128; wr: 64x128, 64x192)");
-    t.warps = t.bm / 16 + 1;
-    g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
-    return;
-  }
-  if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows) {
-    if (!is_compiled_wm_tile(t))
-      throw std::invalid_argument("set_forward_tiles: many-CTA tile " + tile_name(t) +
-                                  " is not compiled (wm, wmr: 64x64, 64x128, 128x128)");
-    t.warps = t.bm / 16;
-    g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
-    return;
-  }
-  if (t.engine == TileEngine::wgmma) {
-    if (!is_compiled_wg_tile(t))
-      throw std::invalid_argument("set_forward_tiles: wgmma tile " + tile_name(t) +
-                                  " is not compiled (64x64, 64x128, 64x192, 64x256, 128x128, 128x256)");
-    t.warps = t.bm / 16;
-    g_bm = t.bm, g_bn = t.bn, g_warps = t.warps, g_engine = uint32_t(t.engine);
-    return;
-  }
+  // The wgmma engines: validate against the compiled set, derive the warps, store.
+  auto accept = [&](bool compiled, const char* kind, const char* compiled_list, uint32_t warps) {
+    if (!compiled)
+      throw std::invalid_argument(std::string("set_forward_tiles: ") + kind + " tile " + tile_name(t) +
+                                  " is not compiled (" + compiled_list + ")");
+    g_bm = t.bm, g_bn = t.bn, g_warps = warps, g_engine = uint32_t(t.engine);
+  };
+  if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident)
+    return accept(is_compiled_ws_tile(t), "warp-specialised",
+                  "ws: 64x64, 64x128, 64x192, 64x256, 128x128; wr: 64x128, 64x192", t.bm / 16 + 1);
+  if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows)
+    return accept(is_compiled_wm_tile(t), "many-CTA", "wm, wmr: 64x64, 64x128, 128x128", t.bm / 16);
+  if (t.engine == TileEngine::wgmma)
+    return accept(is_compiled_wg_tile(t), "wgmma", "64x64, 64x128, 64x192, 64x256, 128x128, 128x256", t.bm / 16);
   const bool ok = (t.warps == 4 && (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128)) ||
                   (t.warps == 8 && (t.bm == 64 || t.bm == 128) && t.bn == 128) ||
                   (t.warps == 8 && t.bm == 64 && (t.bn == 192 || t.bn == 256));
