@@ -25,9 +25,12 @@ if [ -d "${pkgs[0]:-}" ]; then
   timeout 200 bash scripts/export_check.sh "$R/export" "${pkgs[@]}" >"$R/export.log" 2>&1
   echo "export ($((SECONDS - t1)) s):"; grep -E "^(ok|FAIL)|passed|failed" "$R/export/summary.txt" | tail -14
 fi
-if [ "${BENCH:-1}" = 1 ]; then
+# The bench gets what is left of DEADLINE seconds (the device tool stops a call at 600 s and
+# returns nothing then), unless BENCH_SECONDS says otherwise.
+left=$(( ${DEADLINE:-560} - (SECONDS - t0) ))
+if [ "${BENCH:-1}" = 1 ] && [ "${BENCH_SECONDS:-$left}" -gt 30 ]; then
   t2=$SECONDS
-  PEER=${PEER:-1} timeout "${BENCH_SECONDS:-280}" bash scripts/gpu_bench.sh "$R/bench" "${SUITE:-table}" >"$R/bench.log" 2>&1
+  PEER=${PEER:-1} timeout "${BENCH_SECONDS:-$left}" bash scripts/gpu_bench.sh "$R/bench" "${SUITE:-table}" >"$R/bench.log" 2>&1
   echo "bench ($((SECONDS - t2)) s):"; grep -E "^(table|sweep|probe) " "$R/bench.log" | cut -c1-140
 fi
 tar czf "$OUT/device_session.tgz" -C /tmp qalg_device_session

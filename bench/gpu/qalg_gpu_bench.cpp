@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|train30] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -59,6 +59,19 @@ int main(int argc, char** argv) {
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
       b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "probe");
       b.training("Qwen3-1.7B/up", 2048, 6144, 2048, 32);
+    }
+    if (o.suite == "forward") {  // the projection rows and the squares of the table suite alone
+      for (const auto& [name, D, F, M, q] : std::vector<std::tuple<std::string, int, int, int, int>>{
+               {"Qwen3-1.7B", 2048, 6144, 2048, 32}, {"Qwen3-4B", 2560, 9728, 2048, 32},
+               {"Qwen3-8B", 4096, 12288, 2048, 32}, {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
+               {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
+               {"Qwen3-32B", 5120, 25600, 8192, 128}})
+        b.projection(name, D, F, M, q, "table");
+      for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
+    }
+    if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
+      b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);
+      b.training("Qwen3-30B-A3B-expert/down", 768, 2048, 2048, 32);
     }
     if (o.suite == "sweep" || o.suite == "all") {
       for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{

@@ -55,9 +55,11 @@ struct WorkList {
   DeviceBuffer<GroupBlock> blocks;
   uint32_t count = 0;
   // Split-K (split_long_items): the tiles whose chunks add into FP32 slots, and the slots
-  // (slot_count · bm · bn floats). The slots are this list's scratch: one call at a time uses them.
+  // (slot_count · bm · bn floats) with their arrival counters, all zero between calls (the last
+  // chunk of a tile clears its slot). This list's scratch: one call at a time uses them.
   DeviceBuffer<WorkItem> slots;
   DeviceBuffer<float> partial;
+  DeviceBuffer<uint32_t> arrivals;
   uint32_t slot_count = 0;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);

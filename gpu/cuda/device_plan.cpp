@@ -307,6 +307,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));
+    wl.arrivals.upload(std::vector<uint32_t>(slots.size(), 0u));
     wl.slot_count = static_cast<uint32_t>(slots.size());
   }
   return wl;

@@ -1,5 +1,5 @@
 // Entry points of the backward maps (SPEC §5): dX and dW, each output element stored once (deep
-// tiles split-K into FP32 slots first, work_list.hpp), and backward() with the two on two streams.
+// tiles split-K into FP32 slots, the last chunk storing, split_k.cuh), and backward() with the two on two streams.
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -19,40 +19,22 @@ uint32_t max_width(const std::vector<uint32_t>& w) {
   return m;
 }
 
+// For widths <= 32 (the Qwen3-30B expert's r = 24 at q = 32) wgmma means the mma.sync 64x32 tiles
+// and wgmma_many the 64x64 wgmma tiles, mostly zero-filled columns; the bench calibrates the choice.
 // Default wm for both: measured on the H200 (fourth session, 8 training shapes at M = 2048), one
 // CTA per tile was faster than the persistent kernel for every dX and dW (8B up: dX 110.9 → 99.5 µs,
 // dW 204.7 → 173.5 µs; the epilogues of many small tiles overlap only across CTAs).
 std::atomic<uint32_t> g_dx_engine{uint32_t(TileEngine::wgmma_many)}, g_dw_engine{uint32_t(TileEngine::wgmma_many)};
 
-// The split-K tiles of a list (work_list.hpp): FP32 slot s → rows of C (gathered through the row
-// list for dX, direct for dW), converted to T. One CTA per tile.
-template <typename T, int MODE>
-__global__ void finalize_split_kernel(const WorkItem* slots, const float* partial, const uint32_t* rows, T* C,
-                                      uint64_t ldc, uint32_t bm, uint32_t bn) {
-  const WorkItem w = slots[blockIdx.x];
-  const float* p = partial + size_t(blockIdx.x) * bm * bn;
-  for (uint32_t e = threadIdx.x; e < bm * bn; e += blockDim.x) {
-    const uint32_t m = e / bn, n = e % bn;
-    if (m >= w.m_count || n >= w.n_count) continue;
-    const uint64_t row = (MODE == kGradW) ? uint64_t(w.m_begin) + m : uint64_t(rows[w.m_begin + m]);
-    C[row * ldc + w.n_begin + n] = from_float<T>(p[e]);
-  }
-}
-
-// Runs `launch(args)` over list wl (bm × bn tiles); with split-K tiles the slots are zeroed first
-// and converted into C after.
-template <typename T, int MODE, typename Launch>
-void run_list(const WorkList& wl, GemmArgs a, uint32_t bm, uint32_t bn, cudaStream_t s, Launch launch) {
+// The arguments with list wl's split-K scratch: its chunks add into FP32 slots and the last chunk
+// of each tile converts and stores it (split_k.cuh), so a list is one launch in all.
+GemmArgs with_split(const WorkList& wl, GemmArgs a) {
   if (wl.slot_count) {
-    check_cuda(cudaMemsetAsync(wl.partial.get(), 0, wl.partial.size() * sizeof(float), s), "split-K slots memset");
     a.partial = wl.partial.get();
+    a.slots = wl.slots.get();
+    a.arrivals = wl.arrivals.get();
   }
-  launch(wl, a);
-  if (wl.slot_count) {
-    finalize_split_kernel<T, MODE><<<wl.slot_count, 256, 0, s>>>(wl.slots.get(), wl.partial.get(), a.rows,
-                                                                 static_cast<T*>(a.C), a.ldc, bm, bn);
-    check_cuda(cudaGetLastError(), "finalize_split_kernel launch");
-  }
+  return a;
 }
 
 // dX and dW through the wgmma kernels with a tile of `bn` columns (64 or 128), persistent (wg) or
@@ -60,15 +42,14 @@ void run_list(const WorkList& wl, GemmArgs a, uint32_t bm, uint32_t bn, cudaStre
 template <typename T, int MODE>
 void launch_backward_wgmma(const DeviceBatch& batch, ListKind kind, uint32_t bn, TileEngine e, GemmArgs a,
                            cudaStream_t s) {
-  const WorkList& wl = batch.impl().list(batch, kind, 64, bn);
-  run_list<T, MODE>(wl, a, 64, bn, s, [&](const WorkList& l, GemmArgs x) {
-    if (e == TileEngine::wgmma_many) {
-      if (bn == 64) return launch_wm<T, MODE, 64, 64, 3, 4>(l, x, s);
-      return launch_wm<T, MODE, 64, 128, 3, 3>(l, x, s);
-    }
-    if (bn == 64) return launch_wg<T, MODE, 64, 64, 6>(l, x, s);
-    return launch_wg<T, MODE, 64, 128, 4>(l, x, s);
-  });
+  const WorkList& l = batch.impl().list(batch, kind, 64, bn);
+  const GemmArgs x = with_split(l, a);
+  if (e == TileEngine::wgmma_many) {
+    if (bn == 64) return launch_wm<T, MODE, 64, 64, 3, 4>(l, x, s);
+    return launch_wm<T, MODE, 64, 128, 3, 3>(l, x, s);
+  }
+  if (bn == 64) return launch_wg<T, MODE, 64, 64, 6>(l, x, s);
+  return launch_wg<T, MODE, 64, 128, 4>(l, x, s);
 }
 }  // namespace
 
@@ -100,15 +81,16 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dX columns run over the input groups s_k
         const uint32_t s_max = max_width(p.plan().input_widths);
-        if (s_max <= 32)
-          return run_list<T, kGradX>(impl.list(batch, ListKind::grad_x, 64, 32), a, 64, 32, stream,
-                                     [&](const WorkList& l, GemmArgs x) { launch_tc<T, kGradX, 64, 32, 1, kStore>(l, x, stream); });
+        if (s_max <= 32 && g_dx_engine.load() != uint32_t(TileEngine::wgmma_many)) {
+          const WorkList& l = impl.list(batch, ListKind::grad_x, 64, 32);
+          return launch_tc<T, kGradX, 64, 32, 1, kStore>(l, with_split(l, a), stream);
+        }
         return launch_backward_wgmma<T, kGradX>(batch, ListKind::grad_x, s_max <= 64 ? 64 : 128,
                                                 TileEngine(g_dx_engine.load()), a, stream);
       }
     }
-    run_list<T, kGradX>(impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN), a, kSimtBM, kSimtBN, stream,
-                     [&](const WorkList& l, GemmArgs x) { launch_simt<T, kGradX, 1, kStore>(l, x, stream); });
+    const WorkList& l = impl.list(batch, ListKind::grad_x, kSimtBM, kSimtBN);
+    launch_simt<T, kGradX, 1, kStore>(l, with_split(l, a), stream);
   });
 }
 
@@ -130,15 +112,16 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dW tiles: rows over s_k, columns over r_j
         const uint32_t r_max = max_width(p.plan().output_widths);
-        if (r_max <= 32)
-          return run_list<T, kGradW>(impl.list(batch, ListKind::grad_w, 64, 32), a, 64, 32, stream,
-                                     [&](const WorkList& l, GemmArgs x) { launch_tc<T, kGradW, 64, 32, 1, kStore>(l, x, stream); });
+        if (r_max <= 32 && g_dw_engine.load() != uint32_t(TileEngine::wgmma_many)) {
+          const WorkList& l = impl.list(batch, ListKind::grad_w, 64, 32);
+          return launch_tc<T, kGradW, 64, 32, 1, kStore>(l, with_split(l, a), stream);
+        }
         return launch_backward_wgmma<T, kGradW>(batch, ListKind::grad_w, r_max <= 64 ? 64 : 128,
                                                 TileEngine(g_dw_engine.load()), a, stream);
       }
     }
-    run_list<T, kGradW>(impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN), a, kSimtBM, kSimtBN, stream,
-                     [&](const WorkList& l, GemmArgs x) { launch_simt<T, kGradW, 1, kStore>(l, x, stream); });
+    const WorkList& l = impl.list(batch, ListKind::grad_w, kSimtBM, kSimtBN);
+    launch_simt<T, kGradW, 1, kStore>(l, with_split(l, a), stream);
   });
 }
 

@@ -39,7 +39,19 @@ bool launch_fused_wm(const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t 
   if (t.bm == 128 && t.bn == 128) return launch_wm<T, kForward, 128, 128, 3, 2>(wl, a, s), true;
   return false;
 }
+// The lean tiles: 2 stages, so 6 CTAs per SM at 64x64 (33 KB each), 4 at 64x128, 3 at 64x192
+// (65 KB). (128x128 at 3 per SM would need more than the 80 registers per thread that leaves.) Within a CTA the next step's copies overlap only the current step's wgmma; the
+// other CTAs of the SM hide the rest, as the Triton peer's ~7 small CTAs per SM do.
+template <typename T>
+bool launch_fused_wl(const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t s) {
+  if (t.bm == 64 && t.bn == 64) return launch_wm<T, kForward, 64, 64, 2, 6>(wl, a, s), true;
+  if (t.bm == 64 && t.bn == 128) return launch_wm<T, kForward, 64, 128, 2, 4>(wl, a, s), true;
+  if (t.bm == 64 && t.bn == 192) return launch_wm<T, kForward, 64, 192, 2, 3>(wl, a, s), true;
+  return false;
+}
 bool is_compiled_wm_tile(const TileConfig& t) {
+  if (t.engine == TileEngine::wgmma_many_lean)
+    return t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192);
   return (t.bm == 64 && (t.bn == 64 || t.bn == 128)) || (t.bm == 128 && t.bn == 128);
 }
 // The warp-specialised kernel: W through two tensor maps (64-row and 8-row boxes of 64 columns);
@@ -92,10 +104,15 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
     if (b.plan().widths_vector_aligned()) {
-      // Narrow output groups (r_j <= 32) waste most of a 64/128-wide tile: clamp to 32 columns.
+      // Narrow output groups (r_j <= 32) waste most of a 64/128-wide tile: clamp to 32 columns
+      // (mma.sync). The wg_gemm.cuh tiles (wg, wm, wmr, wl) keep their width: their copies
+      // zero-fill past n_count, so the extra columns cost tensor-core time, not bytes, and the
+      // calibration compares the two (Qwen3-30B expert training: r = 24).
       uint32_t rmax = 0;
       for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
-      if (rmax <= 32) t = TileConfig{t.bm, 32, 4};
+      const bool wg_kernel = t.engine == TileEngine::wgmma || t.engine == TileEngine::wgmma_many ||
+                             t.engine == TileEngine::wgmma_many_rows || t.engine == TileEngine::wgmma_many_lean;
+      if (rmax <= 32 && !wg_kernel) t = TileConfig{t.bm, 32, 4};
       const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
       if (t.engine == TileEngine::wgmma) {
         if (launch_fused_wg<T>(wl, a, t, s)) return;
@@ -106,6 +123,10 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
             t.engine == TileEngine::wgmma_many ? wl : impl.list(b, ListKind::forward_by_rows, t.bm, t.bn);
         if (launch_fused_wm<T>(order, a, t, s)) return;
         throw std::invalid_argument("forward: no compiled many-CTA tile " + tile_name(t));
+      }
+      if (t.engine == TileEngine::wgmma_many_lean) {
+        if (launch_fused_wl<T>(impl.list(b, ListKind::forward_by_rows, t.bm, t.bn), a, t, s)) return;
+        throw std::invalid_argument("forward: no compiled lean many-CTA tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws_types) {
         const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
@@ -168,6 +189,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_many_lean) return "wl" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" + std::to_string(t.warps);
 }
 
@@ -194,8 +216,9 @@ void set_forward_tiles(TileConfig t) {
   if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident)
     return accept(is_compiled_ws_tile(t), "warp-specialised",
                   "ws: 64x64, 64x128, 64x192, 64x256, 128x128; wr: 64x128, 64x192", t.bm / 16 + 1);
-  if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows)
-    return accept(is_compiled_wm_tile(t), "many-CTA", "wm, wmr: 64x64, 64x128, 128x128", t.bm / 16);
+  if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows ||
+      t.engine == TileEngine::wgmma_many_lean)
+    return accept(is_compiled_wm_tile(t), "many-CTA", "wm, wmr: 64x64, 64x128, 128x128; wl: 64x64, 64x128, 64x192", t.bm / 16);
   if (t.engine == TileEngine::wgmma)
     return accept(is_compiled_wg_tile(t), "wgmma", "64x64, 64x128, 64x192, 64x256, 128x128, 128x256", t.bm / 16);
   const bool ok = (t.warps == 4 && (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128)) ||
@@ -212,13 +235,14 @@ void set_forward_tiles(TileConfig t) {
 }
 std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
-                 wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows;
+                 wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows, wl = TileEngine::wgmma_many_lean;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg}, {64, 128, 4, wg},
                                {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg}, {128, 256, 8, wg},
                                {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws}, {128, 128, 9, ws},
                                {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
-                               {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr}};
+                               {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr},
+                               {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
   return v;
 }

@@ -6,6 +6,7 @@
 //   copy:      element loads converted to FP32 into shared memory (A transposed to [k][m])
 //   compute:   FP32 FMA; epilogue as in tc_gemm.cuh
 #include "mma_primitives.cuh"
+#include "split_k.cuh"
 #include "work_list.hpp"
 
 namespace qalg::gpu::detail {
@@ -116,6 +117,9 @@ __global__ void __launch_bounds__(kSimtThreads) simt_gemm_kernel(GemmArgs g) {
         static_cast<T*>(g.C)[idx] = from_float<T>(v);
       }
     }
+  }
+  if constexpr (EPI == kStore) {
+    if (w.slot != 0) finish_split_chunk<T, MODE>(g, w.slot - 1, kSimtBM, kSimtBN);
   }
 }
 

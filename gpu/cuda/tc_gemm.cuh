@@ -8,6 +8,7 @@
 //   compute:   ldmatrix (+.trans) and mma.sync m16n8k16
 //   epilogue:  coefficient, then store / store FP32 / add c·(x_j W_jj) / SiLU(g)·u
 #include "mma_primitives.cuh"
+#include "split_k.cuh"
 #include "work_list.hpp"
 
 namespace qalg::gpu::detail {
@@ -308,6 +309,9 @@ __global__ void __launch_bounds__(32 * W, (W == 4 && BM * BN <= 8192) ? 4 : 1) t
       if constexpr (kOut == 8) *reinterpret_cast<uint4*>(static_cast<T*>(g.C) + idx) = *reinterpret_cast<const uint4*>(out);
       else *reinterpret_cast<uint2*>(static_cast<T*>(g.C) + idx) = *reinterpret_cast<const uint2*>(out);
     }
+  }
+  if constexpr (EPI == kStore) {
+    if (w.slot != 0) finish_split_chunk<T, MODE>(g, w.slot - 1, BM, BN);
   }
 }
 

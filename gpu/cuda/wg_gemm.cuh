@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "mma_primitives.cuh"
+#include "split_k.cuh"
 #include "wgmma_ops.cuh"
 #include "work_list.hpp"
 
@@ -356,8 +357,9 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
     wgmma_wait<0>();
     fence_operands(acc);
     if (w.slot != 0) {
-      if (!first)  // an empty chunk adds nothing
+      if (!first)  // an empty chunk adds nothing (but still arrives)
         add_fragments<BM, BN>(acc, g.partial + size_t(w.slot - 1) * (BM * BN), m0, m1, w.m_count, w.n_count, coef);
+      finish_split_chunk<T, MODE>(g, w.slot - 1, BM, BN);
       continue;
     }
     store_fragments<T, BN, VEC>(acc, g.C, g.ldc, row0, row1, m0 < w.m_count, m1 < w.m_count, w.n_begin, w.n_count, coef,

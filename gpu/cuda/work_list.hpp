@@ -55,8 +55,9 @@ inline void merge_adjacent_terms(std::vector<Term>& terms, size_t first) {
 // CTA walking M = 2048 rows step by step was the whole dW time of the Qwen3-30B expert (61.6 µs
 // against 13.4 for dense). An item deeper than max_depth becomes chunks of at most max_depth (terms
 // cut into consecutive ranges, coefficients kept); the chunks of one tile carry slot = 1 + s, add
-// their products into FP32 slot s, and slots[s] (the original tile, no terms) is what the
-// finalize pass converts and stores. Items at most max_depth deep are kept as they are (slot 0).
+// their products into FP32 slot s, and slots[s] (the original tile with term_begin = 0 and
+// term_count = its number of chunks) is what the last chunk to finish converts and stores
+// (split_k.cuh). Items at most max_depth deep are kept as they are (slot 0).
 inline uint64_t item_depth(const WorkItem& w, const std::vector<Term>& terms) {
   uint64_t d = 0;
   for (uint32_t t = 0; t < w.term_count; ++t) d += terms[w.term_begin + t].len;
@@ -73,6 +74,7 @@ inline void split_long_items(std::vector<WorkItem>& items, std::vector<Term>& te
       continue;
     }
     const uint32_t slot = static_cast<uint32_t>(slots.size()) + 1;
+    const size_t first_chunk = out.size();
     WorkItem tile = w;
     tile.term_begin = tile.term_count = 0;
     tile.slot = 0;
@@ -99,6 +101,7 @@ inline void split_long_items(std::vector<WorkItem>& items, std::vector<Term>& te
       }
     }
     if (terms.size() > chunk_begin) emit();
+    slots[slot - 1].term_count = static_cast<uint32_t>(out.size()) - first_chunk;
   }
   items = std::move(out);
 }
@@ -189,6 +192,8 @@ struct GemmArgs {
   uint64_t ldc = 0;
   const float* ws = nullptr;  // diagonal-first: x_j W_jj for every row, FP32, ld = ldc
   float* partial = nullptr;   // split-K: FP32 slots of BM × BN (row-major), slot s at s · BM · BN
+  const WorkItem* slots = nullptr;  // split-K: slot s's tile, term_count = its number of chunks
+  uint32_t* arrivals = nullptr;     // split-K: chunks of slot s done so far (0 between calls)
   const ItemGroup* groups = nullptr;  // type-group forward (wst_gemm.cuh)
   const GroupBlock* blocks = nullptr;
 };

@@ -105,6 +105,11 @@ TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
                       DType::f16, integer, 517, seed++, kFwdFused);
       run_conformance({"Q2^2/" + tile_name(t), q2_power(2), {64, 24, 128, 56}, {64, 136, 72, 192}},
                       DType::bf16, integer, 333, seed++, kFwdFused);
+      // Output groups all <= 32 wide: the mma.sync tiles clamp to 64x32, the wg_gemm tiles keep
+      // their width with zero-filled columns (the Qwen3-30B expert's r = 24 at q = 32).
+      run_conformance({"complete:4/narrow-out-" + tile_name(t), complete_table(4), {64, 40, 128, 24},
+                       {24, 16, 32, 8}},
+                      DType::bf16, integer, 150, seed++, kFwdFused);
     }
   }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default

@@ -182,10 +182,12 @@ TEST(Calibration, ReadLookupAndErrors) {
       << "2048,768,16,512,diagonal-first,64,128,4\n"
       << "4096,12288,32,512,endpoint-fused,128,256,8,wgmma\n"
       << "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n"
-      << "4096,4096,32,4096,endpoint-fused,128,128,8,wgmma_many_rows\n";
+      << "4096,4096,32,4096,endpoint-fused,128,128,8,wgmma_many_rows\n"
+      << "4096,4096,32,8192,endpoint-fused,64,192,4,wgmma_many_lean\n";
   }
   auto entries = read_forward_calibration(path);
-  ASSERT_EQ(entries.size(), 5u);
+  ASSERT_EQ(entries.size(), 6u);
+  EXPECT_EQ(tile_name(entries[5].tiles), "wl64x192");  // compiled for wl only (wm64x192 is refused below)
   EXPECT_EQ(tile_name(entries[4].tiles), "wmr128x128");
   EXPECT_EQ(entries[3].tiles.engine, TileEngine::wgmma_many);
   EXPECT_EQ(tile_name(entries[3].tiles), "wm64x128");

@@ -179,7 +179,8 @@ std::map<std::pair<uint32_t, uint32_t>, double> item_weights(const WorkItem& w, 
 }
 
 // Split-K: every tile's chunks together sum exactly what the tile summed, each chunk is at most
-// max_depth deep, the chunks of a slot share the slot's output tile, and shallow items pass
+// max_depth deep, the chunks of a slot share the slot's output tile, the slot records how many
+// chunks add into it (the last arrival stores the tile: split_k.cuh), and shallow items pass
 // through unchanged (slot 0).
 QALG_PROPERTY(SplitLongItems, ChunksSumToTheTileAndRespectTheDepth) {
   std::mt19937_64 rng(seed);
@@ -213,15 +214,18 @@ QALG_PROPERTY(SplitLongItems, ChunksSumToTheTileAndRespectTheDepth) {
     PROP_ASSERT(slot >= 1 && slot <= slots.size());
     const WorkItem& tile = slots[slot - 1];
     PROP_ASSERT(tile.m_begin == w.m_begin && tile.m_count == w.m_count && tile.n_begin == w.n_begin &&
-                tile.n_count == w.n_count && tile.term_count == 0);
+                tile.n_count == w.n_count && tile.term_begin == 0);
     std::map<std::pair<uint32_t, uint32_t>, double> sum;
+    uint32_t chunks = 0;
     while (k < items.size() && items[k].slot == slot) {
       const WorkItem& c = items[k++];
+      ++chunks;
       PROP_ASSERT(item_depth(c, terms) <= max_depth && item_depth(c, terms) > 0);
       PROP_ASSERT(c.m_begin == w.m_begin && c.n_begin == w.n_begin && c.n_count == w.n_count);
       for (const auto& [x, v] : item_weights(c, terms)) sum[x] += v;
     }
     PROP_ASSERT(sum == item_weights(w, terms_before));
+    PROP_ASSERT(tile.term_count == chunks);
   }
   PROP_ASSERT(k == items.size());
 }
@@ -233,6 +237,7 @@ TEST(SplitLongItems, DiagonalDwBlockOfTheExpertBecomesEightChunks) {
   std::vector<WorkItem> slots;
   split_long_items(items, terms, 256, slots);
   ASSERT_EQ(slots.size(), 1u);
+  EXPECT_EQ(slots[0].term_count, 8u);  // the eighth chunk to finish stores the block
   ASSERT_EQ(items.size(), 9u);
   for (int c = 0; c < 8; ++c) {
     EXPECT_EQ(items[c].slot, 1u);
