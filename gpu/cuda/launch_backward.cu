@@ -20,7 +20,8 @@ uint32_t max_width(const std::vector<uint32_t>& w) {
 }
 
 // For widths <= 32 (the Qwen3-30B expert's r = 24 at q = 32) wgmma means the mma.sync 64x32 tiles
-// and wgmma_many the 64x64 wgmma tiles, mostly zero-filled columns; the bench calibrates the choice.
+// and wgmma_many / wgmma_many_lean the 64x64 wgmma tiles, mostly zero-filled columns; the bench
+// calibrates the choice.
 // Default wm for both: measured on the H200 (fourth session, 8 training shapes at M = 2048), one
 // CTA per tile was faster than the persistent kernel for every dX and dW (8B up: dX 110.9 → 99.5 µs,
 // dW 204.7 → 173.5 µs; the epilogues of many small tiles overlap only across CTAs).
@@ -48,6 +49,10 @@ void launch_backward_wgmma(const DeviceBatch& batch, ListKind kind, uint32_t bn,
     if (bn == 64) return launch_wm<T, MODE, 64, 64, 3, 4>(l, x, s);
     return launch_wm<T, MODE, 64, 128, 3, 3>(l, x, s);
   }
+  if (e == TileEngine::wgmma_many_lean) {  // 2 stages: 6 CTAs per SM at 64x64, 4 at 64x128
+    if (bn == 64) return launch_wm<T, MODE, 64, 64, 2, 6>(l, x, s);
+    return launch_wm<T, MODE, 64, 128, 2, 4>(l, x, s);
+  }
   if (bn == 64) return launch_wg<T, MODE, 64, 64, 6>(l, x, s);
   return launch_wg<T, MODE, 64, 128, 4>(l, x, s);
 }
@@ -55,8 +60,8 @@ void launch_backward_wgmma(const DeviceBatch& batch, ListKind kind, uint32_t bn,
 
 void set_backward_engines(BackwardEngines e) {
   for (TileEngine x : {e.dx, e.dw})
-    if (x != TileEngine::wgmma && x != TileEngine::wgmma_many)
-      throw std::invalid_argument("set_backward_engines: dX and dW run on wgmma or wgmma_many, got engine " +
+    if (x != TileEngine::wgmma && x != TileEngine::wgmma_many && x != TileEngine::wgmma_many_lean)
+      throw std::invalid_argument("set_backward_engines: dX and dW run on wgmma, wgmma_many or wgmma_many_lean, got engine " +
                                   std::to_string(uint32_t(x)));
   g_dx_engine = uint32_t(e.dx), g_dw_engine = uint32_t(e.dw);
 }
@@ -81,7 +86,7 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dX columns run over the input groups s_k
         const uint32_t s_max = max_width(p.plan().input_widths);
-        if (s_max <= 32 && g_dx_engine.load() != uint32_t(TileEngine::wgmma_many)) {
+        if (s_max <= 32 && g_dx_engine.load() == uint32_t(TileEngine::wgmma)) {
           const WorkList& l = impl.list(batch, ListKind::grad_x, 64, 32);
           return launch_tc<T, kGradX, 64, 32, 1, kStore>(l, with_split(l, a), stream);
         }
@@ -112,7 +117,7 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dW tiles: rows over s_k, columns over r_j
         const uint32_t r_max = max_width(p.plan().output_widths);
-        if (r_max <= 32 && g_dw_engine.load() != uint32_t(TileEngine::wgmma_many)) {
+        if (r_max <= 32 && g_dw_engine.load() == uint32_t(TileEngine::wgmma)) {
           const WorkList& l = impl.list(batch, ListKind::grad_w, 64, 32);
           return launch_tc<T, kGradW, 64, 32, 1, kStore>(l, with_split(l, a), stream);
         }

@@ -156,8 +156,15 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       }
       throw std::invalid_argument("forward: no compiled tile " + std::to_string(t.bm) + "x" + std::to_string(t.bn));
     }
-    if (b.plan().vector_width() == 4)  // widths multiple of 4: 8-byte copies
+    if (b.plan().vector_width() == 4) {  // widths multiple of 4: 8-byte copies (mma.sync only)
+      // Three tiles, picked by the calibrated tile's shape (Qwen3-32B at q = 256: s = 20, r = 100,
+      // 128 rows per type): 128 rows per CTA read each W block half as often as 64.
+      if (t.bm == 128 && t.bn == 128 && t.warps == 8)
+        return launch_tc<T, kForward, 128, 128, 1, kStore, 4, 8>(impl.list(b, ListKind::forward, 128, 128), a, s);
+      if (t.bm == 128 && t.bn == 64)
+        return launch_tc<T, kForward, 128, 64, 1, kStore, 4>(impl.list(b, ListKind::forward, 128, 64), a, s);
       return launch_tc<T, kForward, 64, 128, 1, kStore, 4>(impl.list(b, ListKind::forward, 64, 128), a, s);
+    }
   }
   launch_simt<T, kForward, 1, kStore>(impl.list(b, ListKind::forward, kSimtBM, kSimtBN), a, s);
 }

@@ -63,7 +63,7 @@ TEST(SanitizerSmall, EveryKernelOnFewCases) {
     for (DType t : {DType::bf16, DType::f32}) run_conformance(c, t, false, 37, 99);
   // 600 rows: the diagonal dW blocks and x̄_i tiles are split-K chunks (FP32 slots, atomics), on
   // the mma.sync (24 wide), wgmma (72 wide; both engines) and CUDA-core (FP32) paths.
-  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many}) {
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
     set_backward_engines({e, e});
     run_conformance({"complete:4/split", complete_table(4), same(4, 24), same(4, 72)}, DType::bf16, false, 600, 98,
                     kGradX | kGradW);
@@ -110,6 +110,10 @@ TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
       run_conformance({"complete:4/narrow-out-" + tile_name(t), complete_table(4), {64, 40, 128, 24},
                        {24, 16, 32, 8}},
                       DType::bf16, integer, 150, seed++, kFwdFused);
+      // Widths multiples of 4, not 8: the 8-byte-copy mma.sync tiles (64x128, 128x64, 128x128w8,
+      // chosen by the tile's shape).
+      run_conformance({"complete:4/vec4-" + tile_name(t), complete_table(4), {12, 20, 4, 28}, {12, 4, 20, 100}},
+                      DType::bf16, integer, 290, seed++, kFwdFused);
     }
   }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
@@ -121,9 +125,9 @@ TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
 // the Qwen3-30B expert's shape among them (widths 64 → 24 and 24 → 64 at q = 32).
 TEST(SplitK, BackwardOnEveryPathAndEngine) {
   uint64_t seed = 70;
-  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many}) {
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
     set_backward_engines({e, e});
-    const std::string en = e == TileEngine::wgmma ? "wg" : "wm";
+    const std::string en = e == TileEngine::wgmma ? "wg" : e == TileEngine::wgmma_many ? "wm" : "wl";
     for (bool integer : {true, false}) {
       run_conformance({"complete:8/narrow-" + en, complete_table(8), same(8, 24), same(8, 24)}, DType::bf16, integer,
                       2048, seed++, kGradX | kGradW);

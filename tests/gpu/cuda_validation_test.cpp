@@ -58,7 +58,7 @@ TEST_F(Fixture, NullAndMisalignedPointersAreRefused) {
 // The backward engines are the two wgmma kernels; any other engine is refused with its number.
 TEST(BackwardEngines, OnlyTheWgmmaKernelsAreAccepted) {
   const std::string m = error_of([] { set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_ws}); });
-  EXPECT_NE(m.find("set_backward_engines: dX and dW run on wgmma or wgmma_many, got engine 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("set_backward_engines: dX and dW run on wgmma, wgmma_many or wgmma_many_lean, got engine 2"), std::string::npos) << m;
   EXPECT_EQ(backward_engines().dw, TileEngine::wgmma_many);  // the refused call changed nothing
   set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_many});
   EXPECT_EQ(backward_engines().dx, TileEngine::wgmma);

@@ -169,8 +169,10 @@ TileConfig forward_tiles();
 // test runs each).
 std::vector<TileConfig> compiled_forward_tiles();
 
-// The engines of dX and dW for 16-bit plans whose widths are above 32: wgmma_many (one CTA per
-// tile, several per SM; the default, faster on every measured shape) or wgmma (persistent CTAs).
+// The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
+// tile, 3-stage pipeline, several per SM; the default, faster on every measured shape),
+// wgmma_many_lean (the same with 2 stages, 4-6 CTAs per SM) or wgmma (persistent CTAs; for widths
+// <= 32 the mma.sync 64x32 tiles, where the other two run 64-wide wgmma tiles).
 // Process-wide, like set_forward_tiles; any other engine is refused (std::invalid_argument).
 struct BackwardEngines {
   TileEngine dx = TileEngine::wgmma_many, dw = TileEngine::wgmma_many;
