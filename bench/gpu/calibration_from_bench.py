@@ -40,7 +40,7 @@ for r in best.values():
     if v == "diagonal-first":
         print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},diagonal-first,64,128,5,wgmma_ws')
         continue
-    m = re.fullmatch(r"fused-(wg|ws|wr|wt|wmr|wm)?(\d+)x(\d+)(?:w(\d+))?", v)
+    m = re.fullmatch(r"fused-(wg|ws|wr|wt|wmr|wm|wl)?(\d+)x(\d+)(?:w(\d+))?", v)
     if not m:
         sys.exit(f"unknown variant {v}")
     eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)
