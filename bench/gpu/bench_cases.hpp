@@ -94,6 +94,9 @@ class Bench {
   void calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X, const Buf& W,
                          const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M);
   void square(int n, int b);
+  // set_row_formula off against on (warm medians of 10, printed only): forward on the wg_gemm
+  // tiles, and dX / dW on the wm and wl engines; with n > 0 the square product of size n instead.
+  void row_formula_probe(const std::string& name, int D, int F, int M, int q, int n = 0);
 
  private:
   // The table file written by `qalg table complete:q`; without one, the hand-built Q_q table of

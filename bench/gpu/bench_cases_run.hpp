@@ -291,4 +291,47 @@ inline void Bench::square(int n, int b) {
   gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
 }
 
+inline void Bench::row_formula_probe(const std::string& name, int D, int F, int M, int q, int n) {
+  if (n > 0) D = F = M = n;
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  gpu::DeviceBatch batch(plan, n > 0 ? gpu::interval_types(n, q, n / q) : gpu::cyclic_types(M, q));
+  Buf X(M, D), W(D, F), Y(M, F), dY(M, F), dX(M, D), dW(D, F);
+  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 51, 1.0f, s_);
+  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 52, 1.0f / std::sqrt(float(D)), s_);
+  gpu::fill_random_bf16(dY.p, uint64_t(M) * F, 53, 1.0f, s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  // off / on for one product: each form captured into its own graph (the flag is read at launch)
+  auto both = [&](const Call& f) {
+    double us[2];
+    for (int on = 0; on < 2; ++on) {
+      gpu::set_row_formula(on == 1);
+      GraphCall g(s_, f);
+      us[on] = timer_->alone(g, false, 10).median;
+    }
+    gpu::set_row_formula(false);
+    return std::make_pair(us[0], us[1]);
+  };
+  for (const gpu::TileConfig& tc : {gpu::TileConfig{64, 128, 4, gpu::TileEngine::wgmma},
+                                    gpu::TileConfig{64, 128, 4, gpu::TileEngine::wgmma_many},
+                                    gpu::TileConfig{128, 128, 8, gpu::TileEngine::wgmma_many_rows},
+                                    gpu::TileConfig{64, 128, 4, gpu::TileEngine::wgmma_many_lean}}) {
+    gpu::set_forward_tiles(tc);
+    const auto [off, on] = both([&](cudaStream_t s) {
+      gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+    });
+    std::printf("rows %s forward %s: list %.1f us, formula %.1f us\n", name.c_str(), gpu::tile_name(tc).c_str(), off, on);
+  }
+  gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
+  if (n > 0) return;
+  for (gpu::TileEngine e : {gpu::TileEngine::wgmma_many, gpu::TileEngine::wgmma_many_lean}) {
+    gpu::set_backward_engines({e, e});
+    const auto [xo, xn] = both([&](cudaStream_t s) { gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s); });
+    const auto [wo, wn] = both([&](cudaStream_t s) { gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s); });
+    std::printf("rows %s backward %s: dX list %.1f formula %.1f us, dW list %.1f formula %.1f us\n", name.c_str(),
+                e == gpu::TileEngine::wgmma_many ? "wm" : "wl", xo, xn, wo, wn);
+  }
+  gpu::set_backward_engines({});
+}
+
 }  // namespace qalg::bench

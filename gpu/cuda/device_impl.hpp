@@ -88,6 +88,7 @@ struct DeviceBatch::Impl {
   detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type
   detail::DeviceBuffer<uint32_t> identity;  // 0..M-1 (diagonal-first pass 1)
   std::vector<uint32_t> type_begin;         // q + 1 offsets into rows
+  detail::RowFormula formula;               // rows in closed form, where they have one
   std::mutex mutex;
   std::map<std::tuple<ListKind, uint32_t, uint32_t>, detail::WorkList> lists;
   // Built on first use (outside any graph capture), then reused.

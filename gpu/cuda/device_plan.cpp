@@ -131,6 +131,7 @@ DeviceBatch::DeviceBatch(const DevicePlan& plan, std::vector<uint32_t> type_of_r
   }
   impl_->rows.upload(rows);
   impl_->identity.upload(ident);
+  impl_->formula = detail::row_formula(rows, impl_->type_begin);
 }
 
 DeviceBatch::~DeviceBatch() = default;

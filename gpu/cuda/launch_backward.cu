@@ -77,6 +77,7 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
   if (M == 0) return;
   GemmArgs a;
   a.rows = batch.impl().rows.get();
+  if (row_formula_enabled()) a.row_formula = batch.impl().formula;
   a.A = dY.data, a.lda = N;
   a.B0 = W.data, a.ldb = N;  // read transposed: B(kk, n) = W[n][kk]
   a.C = dX.data, a.ldc = K;
@@ -108,6 +109,7 @@ void backward_dw(const DeviceBatch& batch, const DeviceMatrix& X, const DeviceMa
   check_matrix("backward_dw", "dW", dW, X.dtype, K, N);
   GemmArgs a;
   a.rows = batch.impl().rows.get();
+  if (row_formula_enabled()) a.row_formula = batch.impl().formula;
   a.A = X.data, a.lda = K;    // read transposed and gathered: A(m, kk) = X[row(kk)][m]
   a.B0 = dY.data, a.ldb = N;  // gathered: B(kk, n) = dY[row(kk)][n]
   a.C = dW.data, a.ldc = N;

@@ -18,6 +18,7 @@ namespace {
 // Process-wide default: the warp-specialised Hopper kernel with 64x128 tiles, which works for every
 // 16-bit plan with widths that are multiples of 8 (the issue-7 benchmark calibrates per shape).
 std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEngine::wgmma_ws)};
+std::atomic<bool> g_row_formula{false};
 
 // The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
 template <typename T>
@@ -174,6 +175,7 @@ void launch_diagonal_first(const DeviceBatch& b, GemmArgs a, float* ws, cudaStre
   auto& impl = b.impl();
   GemmArgs p1 = a;  // pass 1: x_j W_jj for all rows into the FP32 workspace
   p1.rows = impl.identity.get();
+  p1.row_formula = {};  // the identity list, not the batch's
   p1.C = ws;
   GemmArgs p2 = a;  // pass 2: the type-dependent terms, plus c·(x_j W_jj)
   p2.ws = ws;
@@ -254,6 +256,9 @@ std::vector<TileConfig> compiled_forward_tiles() {
   return v;
 }
 
+void set_row_formula(bool on) { g_row_formula = on; }
+bool row_formula_enabled() { return g_row_formula.load(); }
+
 TileConfig forward_tiles() {
   return TileConfig{g_bm.load(), g_bn.load(), g_warps.load(), TileEngine(g_engine.load())};
 }
@@ -269,6 +274,7 @@ void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMat
   if (M == 0) return;
   GemmArgs a;
   a.rows = batch.impl().rows.get();
+  if (row_formula_enabled()) a.row_formula = batch.impl().formula;
   a.A = X.data, a.lda = K;
   a.B0 = W.data, a.ldb = N;
   a.C = Y.data, a.ldc = N;

@@ -6,6 +6,7 @@
 // shapes those two extra graph nodes were a third of dX's time (Qwen3-30B expert: 22.7 µs against
 // 13.4 for dense dX), and the last arrival finds the slot hot in L2 anyway.
 #include "mma_primitives.cuh"
+#include "row_list.cuh"
 #include "work_list.hpp"
 
 namespace qalg::gpu::detail {
@@ -28,7 +29,7 @@ __device__ __forceinline__ void finish_split_chunk(const GemmArgs& g, uint32_t s
   for (uint32_t e = threadIdx.x; e < bm * bn; e += blockDim.x) {
     const uint32_t m = e / bn, n = e % bn;
     if (m < tile.m_count && n < tile.n_count) {
-      const uint64_t row = (MODE == kGradW) ? uint64_t(tile.m_begin) + m : uint64_t(g.rows[tile.m_begin + m]);
+      const uint64_t row = (MODE == kGradW) ? uint64_t(tile.m_begin) + m : uint64_t(list_row(g, tile.m_begin + m));
       static_cast<T*>(g.C)[row * g.ldc + tile.n_begin + n] = from_float<T>(__ldcg(p + e));
     }
     __stcg(p + e, 0.0f);

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "mma_primitives.cuh"
+#include "row_list.cuh"
 #include "split_k.cuh"
 #include "wgmma_ops.cuh"
 #include "work_list.hpp"
@@ -196,7 +197,7 @@ struct WgLoader {
 #pragma unroll
       for (int i = 0; i < kAPer; ++i) {
         const uint32_t r = (threadIdx.x + i * NT) / 8;
-        aoff[i] = r < w.m_count ? int64_t(g.rows[w.m_begin + r]) * int64_t(g.lda) : -1;
+        aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
       }
     }
   }
@@ -210,7 +211,7 @@ struct WgLoader {
       for (int c = tid; c < kWgBK * (BM / 8); c += NT) {
         const uint32_t k = c / (BM / 8), m = (c % (BM / 8)) * 8;
         const bool ok = kk0 + k < t.len && m < w.m_count;
-        const T* src = ok ? A + uint64_t(g.rows[t.a + kk0 + k]) * g.lda + w.m_begin + m : A;
+        const T* src = ok ? A + uint64_t(list_row(g, t.a + kk0 + k)) * g.lda + w.m_begin + m : A;
         cp_async16(sA + mn_major_offset(k, m), src, ok);
       }
     } else {  // A(m, k) = rows of X (forward) or dY (dX): K-major, BM rows × 64
@@ -237,7 +238,7 @@ struct WgLoader {
         const uint32_t k = c / (BN / 8), n = (c % (BN / 8)) * 8;
         const bool ok = kk0 + k < t.len && n < w.n_count;
         uint64_t krow = 0;
-        if (ok) krow = (MODE == kGradW) ? g.rows[t.a + kk0 + k] : t.a + kk0 + k;
+        if (ok) krow = (MODE == kGradW) ? list_row(g, t.a + kk0 + k) : t.a + kk0 + k;
         const T* src = ok ? B + krow * g.ldb + w.n_begin + n : B;
         cp_async16(sB + mn_major_offset(k, n), src, ok);
       }
@@ -318,8 +319,8 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
     // This thread's two output rows (fragment rows lane/4 and lane/4 + 8 of its warp's 16).
     const uint32_t m0 = wg * 64 + warp * 16 + lane / 4, m1 = m0 + 8;
     uint64_t row0 = 0, row1 = 0;
-    if (m0 < w.m_count) row0 = (MODE == kGradW) ? uint64_t(w.m_begin) + m0 : g.rows[w.m_begin + m0];
-    if (m1 < w.m_count) row1 = (MODE == kGradW) ? uint64_t(w.m_begin) + m1 : g.rows[w.m_begin + m1];
+    if (m0 < w.m_count) row0 = (MODE == kGradW) ? uint64_t(w.m_begin) + m0 : list_row(g, w.m_begin + m0);
+    if (m1 < w.m_count) row1 = (MODE == kGradW) ? uint64_t(w.m_begin) + m1 : list_row(g, w.m_begin + m1);
     bool first = true;
     float coef = 1.0f;
 #pragma unroll 1

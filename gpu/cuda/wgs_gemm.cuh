@@ -137,7 +137,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, 1)
   }
   __syncthreads();
 
-  if (threadIdx.x >= kConsumers) {  // ---- producer warp ----
+  // The role through a shuffle (kConsumers is a multiple of 32: every lane holds lane 0's value), so
+  // ptxas can tell the branch is warp-uniform, as CUTLASS's canonical_warp_group_idx does: with a
+  // plain threadIdx test it serialised every wgmma of the consumers (ptxas C7518, "WG.DP in
+  // divergent path"; seen in the fifth session's build log, in every wgs and wst instantiation).
+  if (__shfl_sync(0xffffffffu, threadIdx.x >= kConsumers, 0)) {  // ---- producer warp ----
     const int lane = threadIdx.x % 32;
     const T* A = static_cast<const T*>(g.A);
     uint32_t stage = 0, phase = 0, res_par = 0;

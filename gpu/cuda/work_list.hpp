@@ -175,6 +175,28 @@ inline void group_items(const std::vector<WorkItem>& items, const std::vector<Te
   flush();
 }
 
+// The batch's grouped row list in closed form, where it has one: with every type holding c rows,
+// rows[m] = (m / c) · a + (m % c) · b. Interval types of length c (rows sorted by type) give a = c,
+// b = 1 (rows[m] = m); cyclic types τ(p) = p mod q with q | M give a = 1, b = q. Why: the wgmma
+// kernels otherwise load row indices from global memory before they can issue their copies (per
+// item for forward and dX, per 64-deep step for dW, whose reduction runs over rows).
+// c = 0: no closed form (unequal counts or any other order); the kernels read the list.
+struct RowFormula {
+  uint32_t c = 0, a = 0, b = 0;
+};
+inline RowFormula row_formula(const std::vector<uint32_t>& rows, const std::vector<uint32_t>& type_begin) {
+  if (rows.empty() || type_begin.size() < 2) return {};
+  const uint32_t c = type_begin[1] - type_begin[0];
+  for (size_t i = 1; i + 1 < type_begin.size(); ++i)
+    if (type_begin[i + 1] - type_begin[i] != c) return {};
+  if (c == 0) return {};
+  const RowFormula f{c, rows.size() > c ? rows[c] : 0, c > 1 ? rows[1] : 0};
+  if (rows[0] != 0) return {};
+  for (size_t m = 0; m < rows.size(); ++m)
+    if (uint64_t(m / c) * f.a + uint64_t(m % c) * f.b != rows[m]) return {};
+  return f;
+}
+
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };
 enum Epilogue : int { kStore = 0, kStoreF32 = 1, kDiagAdd = 2, kSiluMul = 3 };
 
@@ -183,6 +205,7 @@ struct GemmArgs {
   const WorkItem* items = nullptr;
   const Term* terms = nullptr;
   const uint32_t* rows = nullptr;  // grouped row list (rows of type 0, then type 1, ...)
+  RowFormula row_formula;          // the same list in closed form where c != 0 (wg_gemm.cuh only)
   const void* A = nullptr;
   uint64_t lda = 0;
   const void* B0 = nullptr;

@@ -84,7 +84,11 @@ __global__ void __launch_bounds__(G * 128 + 32, MINB)
   }
   __syncthreads();
 
-  if (threadIdx.x >= kConsumers) {  // ---- producer warp ----
+  // The role through a shuffle (kConsumers is a multiple of 32: every lane holds lane 0's value), so
+  // ptxas can tell the branch is warp-uniform, as CUTLASS's canonical_warp_group_idx does: with a
+  // plain threadIdx test it serialised every wgmma of the consumers (ptxas C7518, "WG.DP in
+  // divergent path"; seen in the fifth session's build log, in every wgs and wst instantiation).
+  if (__shfl_sync(0xffffffffu, threadIdx.x >= kConsumers, 0)) {  // ---- producer warp ----
     const int lane = threadIdx.x % 32;
     const T* A = static_cast<const T*>(g.A);
     uint32_t stage = 0, phase = 0;
@@ -182,7 +186,10 @@ __global__ void __launch_bounds__(G * 128 + 32, MINB)
   }
 
   // ---- consumer warpgroups: warpgroup wg multiplies item wg of each group ----
-  const int wg = threadIdx.x / 128, lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
+  // wg by a shuffle too: the branches on this warpgroup's bit of a mask are then warp-uniform to
+  // ptxas (without it: C7518, every wgmma serialised).
+  const int wg = __shfl_sync(0xffffffffu, threadIdx.x / 128, 0), lane = threadIdx.x % 32,
+            warp = (threadIdx.x % 128) / 32;
   const uint32_t m0 = warp * 16 + lane / 4, m1 = m0 + 8;
   const uint32_t smem_base = smem_addr(smem);
   float acc[R];

@@ -186,3 +186,37 @@ TEST(PaperConformance, GatedFfnQwen3_1_7B_q32) {
 
 }  // namespace
 }  // namespace qalg::gpu::test
+
+namespace qalg::gpu::test {
+namespace {
+// set_row_formula (experimental): the wgmma kernels compute row indices from the batch's closed
+// form. Random mode uses cyclic types with q | M (the form exists), integer mode random types (it
+// does not: the list is read); the square products use interval types, checked exactly with
+// integer inputs. Forward on four tiles of the wg_gemm kernel, dX and dW on all three engines.
+TEST(RowFormula, WgmmaKernelsMatchTheReference) {
+  set_row_formula(true);
+  uint64_t seed = 500;
+  for (const TileConfig& t : {TileConfig{64, 128, 4, TileEngine::wgmma}, TileConfig{64, 64, 4, TileEngine::wgmma_many},
+                              TileConfig{128, 128, 8, TileEngine::wgmma_many_rows},
+                              TileConfig{64, 128, 4, TileEngine::wgmma_many_lean}}) {
+    set_forward_tiles(t);
+    for (bool integer : {true, false}) {
+      run_conformance({"complete:4/rows-" + tile_name(t), complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
+                      DType::bf16, integer, 512, seed++, kFwdFused);
+      run_conformance({"complete:4/rows-square-" + tile_name(t), complete_table(4), same(4, 64), same(4, 64)},
+                      DType::bf16, integer, 256, seed++, kSquare);
+    }
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
+    set_backward_engines({e, e});
+    run_conformance({"complete:8/rows-backward-" + std::to_string(uint32_t(e)), complete_table(8), same(8, 64),
+                     same(8, 128)},
+                    DType::bf16, false, 2048, seed++, kGradX | kGradW);
+  }
+  set_backward_engines({});
+  set_row_formula(false);
+  EXPECT_FALSE(row_formula_enabled());
+}
+}  // namespace
+}  // namespace qalg::gpu::test

@@ -67,7 +67,14 @@ QALG_PROPERTY(Executor, GatedFfnMatchesReference) {
   PROP_ASSERT(test::relative_l2(got, want) <= 1e-12 || want.norm() == 0.0);
   RowMatrix<float> gotf = plan_gated_ffn<float>(up, down, X.cast<float>(), Wg.cast<float>(),
                                                 Wu.cast<float>(), Wd.cast<float>(), c.types);
-  PROP_ASSERT(test::relative_l2(gotf, RowMatrix<float>(want.cast<float>())) <= 1e-5 || want.norm() == 0.0);
+  // In float: within 1e-5 of the double result, or, where cancellation in the down projection makes
+  // that unreachable (CI found seed 909620: 1.38e-5), no worse than 8x the float dense reference's own
+  // error on the same inputs (a wrong term would be off by O(1), far beyond either).
+  const RowMatrix<float> reff = reference_gated_ffn<float>(ref_up, ref_down, X.cast<float>(), Wg.cast<float>(),
+                                                           Wu.cast<float>(), Wd.cast<float>(), c.types);
+  const double err = (gotf.cast<double>() - want).norm(), ref_err = (reff.cast<double>() - want).norm();
+  PROP_ASSERT(test::relative_l2(gotf, RowMatrix<float>(want.cast<float>())) <= 1e-5 || want.norm() == 0.0 ||
+              err <= 8.0 * ref_err);
 }
 
 // SPEC §5 written out for Q_q, a formula independent of both the plan and the materialised T_i.

@@ -248,3 +248,64 @@ TEST(SplitLongItems, DiagonalDwBlockOfTheExpertBecomesEightChunks) {
   EXPECT_EQ(items[8].n_begin, 24u);
 }
 }  // namespace
+
+namespace {
+using qalg::gpu::detail::row_formula;
+using qalg::gpu::detail::RowFormula;
+
+// The grouped row list and type offsets exactly as DeviceBatch builds them (rows of type 0 in row
+// order, then type 1, ...).
+std::pair<std::vector<uint32_t>, std::vector<uint32_t>> grouped_rows(const std::vector<uint32_t>& types, uint32_t q) {
+  std::vector<uint32_t> begin(q + 1, 0), rows(types.size());
+  for (uint32_t t : types) ++begin[t + 1];
+  for (uint32_t i = 0; i < q; ++i) begin[i + 1] += begin[i];
+  std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+  for (size_t p = 0; p < types.size(); ++p) rows[fill[types[p]]++] = uint32_t(p);
+  return {rows, begin};
+}
+
+// The closed form of the row list (set_row_formula): the two schedules of SPEC §4 with equal counts
+// have one with the expected constants; whenever a form is returned it reproduces every entry of
+// the list (checked here independently, in 64-bit); unequal counts never get one.
+QALG_PROPERTY(RowFormula, ClosedFormIsTheListOrAbsent) {
+  std::mt19937_64 rng(seed);
+  const uint32_t q = 1 + uint32_t(rng() % 9), per = 1 + uint32_t(rng() % 40);
+  const uint64_t M = uint64_t(q) * per;
+  const int kind = int(rng() % 4);
+  std::vector<uint32_t> types(M);
+  for (uint64_t p = 0; p < M; ++p) {
+    if (kind == 0) types[p] = uint32_t(p % q);                                   // cyclic
+    else if (kind == 1) types[p] = uint32_t(p / per);                           // intervals of length per
+    else if (kind == 2) types[p] = uint32_t(rng() % q);                         // random
+    else types[p] = uint32_t((p + (p == 0 && M > 1 ? 1 : 0)) % q);              // cyclic, one row moved
+  }
+  const auto [rows, begin] = grouped_rows(types, q);
+  const RowFormula f = row_formula(rows, begin);
+  if (kind == 0) PROP_ASSERT(f.c == per && (per == 1 || f.b == q) && (M == per || f.a == 1));
+  if (kind == 1) PROP_ASSERT(f.c == per && (per == 1 || f.b == 1) && (M == per || f.a == per));
+  bool equal_counts = true;
+  for (uint32_t i = 0; i < q; ++i) equal_counts = equal_counts && begin[i + 1] - begin[i] == per;
+  if (!equal_counts) PROP_ASSERT(f.c == 0);
+  if (f.c != 0)
+    for (uint64_t m = 0; m < M; ++m) PROP_ASSERT(uint64_t(m / f.c) * f.a + uint64_t(m % f.c) * f.b == rows[m]);
+}
+
+TEST(RowFormula, PaperBatchesAndAnUnequalOne) {
+  std::vector<uint32_t> cyc(2048), intv(4096), odd(203);
+  for (uint32_t p = 0; p < 2048; ++p) cyc[p] = p % 32;
+  for (uint32_t p = 0; p < 4096; ++p) intv[p] = p / 128;
+  for (uint32_t p = 0; p < 203; ++p) odd[p] = p % 4;  // 51, 51, 51, 50 rows
+  auto [r1, b1] = grouped_rows(cyc, 32);
+  const RowFormula f1 = row_formula(r1, b1);
+  EXPECT_EQ(f1.c, 64u);
+  EXPECT_EQ(f1.a, 1u);
+  EXPECT_EQ(f1.b, 32u);
+  auto [r2, b2] = grouped_rows(intv, 32);
+  const RowFormula f2 = row_formula(r2, b2);
+  EXPECT_EQ(f2.c, 128u);
+  EXPECT_EQ(f2.a, 128u);
+  EXPECT_EQ(f2.b, 1u);
+  auto [r3, b3] = grouped_rows(odd, 4);
+  EXPECT_EQ(row_formula(r3, b3).c, 0u);
+}
+}  // namespace

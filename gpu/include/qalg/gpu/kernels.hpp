@@ -108,7 +108,8 @@ void decode(const DevicePlan& plan, uint32_t type, const DeviceMatrix& x, const 
 // SPEC §5: dX = rows of dY through T_τ(p)(W)ᵀ; dW = Σ_p (adjoint of T) applied to x_pᵀ dy_p.
 // Every output element is stored once; blocks of W that no term uses get dW = 0. Tiles whose
 // reduction is much deeper than the rest (W̄_jj over all rows, x̄_i over all output groups) are
-// split: their chunks add into FP32 scratch of the batch (atomics) that one pass then converts, so
+// split: their chunks add into FP32 scratch of the batch (atomics), the last chunk of each tile
+// converting and storing it, so
 // with random inputs the last bit may differ between runs (integer-valued inputs stay exact). A
 // batch's backward calls share that scratch: run them one at a time per batch.
 void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceMatrix& W,
@@ -179,6 +180,13 @@ struct BackwardEngines {
 };
 void set_backward_engines(BackwardEngines e);
 BackwardEngines backward_engines();
+
+// Experimental, off by default (fifth session: compiled and conformance-tested, not yet timed): the
+// wgmma kernels (tiles wg, wm, wmr, wl; dX and dW) compute row indices from the batch's closed form
+// (interval types, or cyclic types with q | M) instead of loading them from its row list.
+// Process-wide, like set_forward_tiles. The `rows` bench suite times both.
+void set_row_formula(bool on);
+bool row_formula_enabled();
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
