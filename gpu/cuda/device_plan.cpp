@@ -5,6 +5,7 @@
 #include <string>
 
 #include "device_impl.hpp"
+#include "grad_w_list.hpp"
 
 namespace qalg::gpu {
 namespace detail {
@@ -219,32 +220,12 @@ void build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<Wo
       }
 }
 
-// dW: block (k, j) sums x_kᵀ ȳ_j over the rows of every type i with k ∈ B(i, j) (SPEC §5).
+// dW: grad_w_list.hpp (column runs of groups with equal terms, CPU-tested against the reference).
 void build_grad_w(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<WorkItem>& items,
                   std::vector<Term>& terms) {
   const DevicePlan& dp = b.plan();
-  const KernelPlan& p = dp.plan();
-  const auto& tb = b.impl().type_begin;
-  const uint32_t q = p.q;
-  for (uint32_t k = 0; k < q; ++k)
-    for (uint32_t j = 0; j < q; ++j) {
-      const uint32_t t0 = static_cast<uint32_t>(terms.size());
-      for (uint32_t i = 0; i < q; ++i) {
-        const uint32_t cnt = tb[i + 1] - tb[i];
-        if (cnt == 0) continue;
-        for (const PlanTerm& t : p.B(i, j))
-          if (t.input_group == k)
-            terms.push_back(Term{tb[i], cnt, static_cast<float>(t.coefficient()), 0});
-      }
-      detail::merge_adjacent_terms(terms, t0);  // W̄_jj: the types' rows are one range of the row list
-      const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
-      for (uint32_t m0 = 0; m0 < p.input_widths[k]; m0 += bm)
-        for (uint32_t n0 = 0; n0 < p.output_widths[j]; n0 += bn)
-          items.push_back(WorkItem{uint32_t(dp.input_offsets()[k] + m0),
-                                   std::min(bm, p.input_widths[k] - m0),
-                                   uint32_t(dp.output_offsets()[j] + n0),
-                                   std::min(bn, p.output_widths[j] - n0), t0, tc, 0.f, 0});
-    }
+  detail::build_grad_w_list(dp.plan(), b.impl().type_begin, dp.input_offsets(), dp.output_offsets(), bm, bn, items,
+                            terms);
 }
 
 }  // namespace
