@@ -2,9 +2,10 @@
 // The end of a split-K chunk (work_list.hpp split_long_items), shared by the wg, tc and simt
 // kernels: the chunks of one tile add into its FP32 slot with atomics, and the LAST chunk to arrive
 // converts the slot into C and leaves the slot and its arrival counter at zero for the next call.
-// Why not a memset before and a finalize kernel after (the fourth session's form): on the small
-// shapes those two extra graph nodes were a third of dX's time (Qwen3-30B expert: 22.7 µs against
-// 13.4 for dense dX), and the last arrival finds the slot hot in L2 anyway.
+// Why not a memset before and a finalize kernel after (the fourth session's form): one launch per
+// list instead of three graph nodes. Measured on the H200 (fifth session) the gain was small: the
+// Qwen3-30B expert's dX 22.7 → 21.8 µs, dW 25.2 → 22.6 (up) and 23.1 → 18.2 µs (down); the rest of
+// those times is the kernels' own per-CTA latency.
 #include "mma_primitives.cuh"
 #include "row_list.cuh"
 #include "work_list.hpp"
