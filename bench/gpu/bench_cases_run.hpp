@@ -28,9 +28,7 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
                                                                 const Buf& X, const Buf& W, const Buf& Y,
                                                                 std::vector<gpu::TileConfig>* tiles = nullptr) {
   std::vector<std::pair<std::string, Call>> v;
-  for (gpu::TileConfig tc : gpu::compiled_forward_tiles()) {
-    if (plan.vector_width() != 8 && !(tc.bm == 64 && tc.bn == 128 && tc.warps == 4 && tc.engine == gpu::TileEngine::mma_sync))
-      continue;
+  for (gpu::TileConfig tc : gpu::forward_tiles_for_vector_width(plan.vector_width())) {
     const std::string name = "fused-" + gpu::tile_name(tc);
     // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
     if (const char* only = std::getenv("QALG_BENCH_VARIANTS"); only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)

@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|train30|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|train30|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -65,9 +65,13 @@ int main(int argc, char** argv) {
                {"Qwen3-1.7B", 2048, 6144, 2048, 32}, {"Qwen3-4B", 2560, 9728, 2048, 32},
                {"Qwen3-8B", 4096, 12288, 2048, 32}, {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
                {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
-               {"Qwen3-32B", 5120, 25600, 8192, 128}})
+               {"Qwen3-32B", 5120, 25600, 8192, 128}, {"Qwen3-32B", 5120, 25600, 32768, 256}})
         b.projection(name, D, F, M, q, "table");
       for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
+    }
+    if (o.suite == "wide") {  // the two Qwen3-32B rows at M = 8192 and 32768 (q = 128, 256: s = 40, 20)
+      b.projection("Qwen3-32B", 5120, 25600, 8192, 128, "table");
+      b.projection("Qwen3-32B", 5120, 25600, 32768, 256, "table");
     }
     if (o.suite == "rows") {  // set_row_formula off / on (experimental; printed, no CSV rows)
       b.row_formula_probe("Qwen3-8B", 4096, 12288, 2048, 32);

@@ -57,8 +57,10 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 }
 // The warp-specialised kernel: W through two tensor maps (64-row and 8-row boxes of 64 columns);
 // RES > 0 keeps the diagonal block resident (plans whose input widths are at most RES · 64).
+// f: the batch's rows in closed form (c = 0: none); with one, the x rows of full steps
+// come by TMA through a 3-D map of X (wgs_gemm.cuh rows_tma).
 template <typename T, int BM, int BN, int STAGES, int RES>
-void launch_ws(const WorkList& wl, GemmArgs a, uint64_t K, uint64_t N, cudaStream_t s) {
+void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, cudaStream_t s) {
   if (wl.count == 0) return;
   auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES>;
   constexpr int threads = BM * 2 + 32;
@@ -66,28 +68,33 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t K, uint64_t N, cudaStrea
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
   const CUtensorMap m64 = tensor_map_2d(a.B0, dt, K, N, 64, 64), m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
-  kernel<<<std::min(wl.count, resident), threads, smem, s>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8);
+  const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
+  a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
+  const CUtensorMap mA = rows_tma ? tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM) : m8;
+  kernel<<<std::min(wl.count, resident), threads, smem, s>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
+                                                             rows_tma ? 1u : 0u);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
 }
 template <typename T>
-bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, cudaStream_t s) {
+bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, uint64_t M, RowFormula f,
+                     cudaStream_t s) {
   const uint64_t K = p.K(), N = p.N();
   if (t.engine == TileEngine::wgmma_ws_resident) {
     uint32_t smax = 0;
     for (uint32_t w : p.plan().input_widths) smax = std::max(smax, w);
     if (smax <= 128) {  // else no diagonal block fits the resident slot: stream it
-      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, K, N, s), true;
-      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, K, N, s), true;
+      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, M, K, N, f, s), true;
+      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s), true;
     }
   }
   // 64x64: 4 stages of 16 KB, three CTAs per SM. Why: under Nsight Compute the Triton peer (64x64
   // tiles, 6144 small CTAs, 47 % of warps active) beat ws64x192 (persistent, 2 CTAs per SM, 15 %)
   // with more L2 reads: more independent CTAs hide the epilogues and keep more loads in flight.
-  if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, K, N, s), true;
-  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, K, N, s), true;
-  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, K, N, s), true;
-  if (t.bm == 64 && t.bn == 256) return launch_ws<T, 64, 256, 4, 0>(wl, a, K, N, s), true;
-  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, K, N, s), true;
+  if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s), true;
+  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s), true;
+  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s), true;
+  if (t.bm == 64 && t.bn == 256) return launch_ws<T, 64, 256, 4, 0>(wl, a, M, K, N, f, s), true;
+  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s), true;
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {
@@ -137,7 +144,7 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
         throw std::invalid_argument("forward: no compiled type-group tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
-        if (launch_fused_ws<T>(b.plan(), wl, a, t, s)) return;
+        if (launch_fused_ws<T>(b.plan(), wl, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
       if (t.bn == 32) {
@@ -241,6 +248,11 @@ void set_forward_tiles(TileConfig t) {
   g_bn = t.bn;
   g_warps = t.warps;
   g_engine = uint32_t(t.engine);
+}
+std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width) {
+  if (vector_width >= 8) return compiled_forward_tiles();
+  if (vector_width == 4) return {{64, 128, 4}, {128, 64, 4}, {128, 128, 8}};
+  return {};
 }
 std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,

@@ -42,4 +42,27 @@ CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t
   return map;
 }
 
+CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f, uint64_t M,
+                                  uint32_t box_rows) {
+  if (dtype == DType::f32) throw std::logic_error("tensor_map_typed_rows: 16-bit element types only");
+  if (f.c == 0 || M % f.c != 0 || ld % 8 != 0)
+    throw std::logic_error("tensor_map_typed_rows: no closed form, or ld not a multiple of 8");
+  CUtensorMap map{};
+  const uint64_t types = M / f.c;
+  // A dimension of extent 1 never steps: any valid stride will do for it.
+  const uint64_t step_index = (f.c > 1 ? f.b : 1) * ld * 2, step_type = (types > 1 ? f.a : 1) * ld * 2;
+  const cuuint64_t dims[3] = {cols, f.c, types};
+  const cuuint64_t strides[2] = {step_index, step_type};
+  const cuuint32_t box[3] = {64, box_rows, 1};
+  const cuuint32_t elem[3] = {1, 1, 1};
+  const CUresult r = encoder()(&map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                               3, const_cast<void*>(base), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error("CUDA error in cuTensorMapEncodeTiled: code " + std::to_string(int(r)) +
+                             " for the typed rows of a " + std::to_string(M) + "x" + std::to_string(cols) + " matrix");
+  return map;
+}
+
 }  // namespace qalg::gpu::detail

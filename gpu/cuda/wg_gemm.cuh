@@ -137,30 +137,30 @@ __device__ __forceinline__ void store_fragments(const float (&acc)[BN / 2], void
         *reinterpret_cast<uint32_t*>(static_cast<T*>(out) + (h ? row1 : row0) * ldc + n_begin + n) = pack2<T>(v0, v1);
       }
     }
-    return;
-  }
-  static_assert(!VEC || BN % 32 == 0, "quad transpose works on groups of 4 chunks of 8 columns");
+  } else {
+    static_assert(!VEC || BN % 32 == 0, "quad transpose works on groups of 4 chunks of 8 columns");
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const bool ok = h ? ok1 : ok0;  // uniform over the quad (one row)
-    T* C = static_cast<T*>(out) + (h ? row1 : row0) * ldc + n_begin;
+    for (int h = 0; h < 2; ++h) {
+      const bool ok = h ? ok1 : ok0;  // uniform over the quad (one row)
+      T* C = static_cast<T*>(out) + (h ? row1 : row0) * ldc + n_begin;
 #pragma unroll
-    for (int t = 0; t < BN / 32; ++t) {
-      uint32_t v[4], got[4];
+      for (int t = 0; t < BN / 32; ++t) {
+        uint32_t v[4], got[4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int c = 4 * t + i;
-        v[i] = zero ? 0u : pack2<T>(acc[c * 4 + h * 2] * coef, acc[c * 4 + h * 2 + 1] * coef);
+        for (int i = 0; i < 4; ++i) {
+          const int c = 4 * t + i;
+          v[i] = zero ? 0u : pack2<T>(acc[c * 4 + h * 2] * coef, acc[c * 4 + h * 2 + 1] * coef);
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r)  // got[r] = pair k of chunk 4t + k, from lane (k − r) mod 4
+          got[r] = __shfl_sync(0xffffffffu, pick4(v, k + r), quad | ((k - r) & 3u));
+        uint32_t o[4];  // o[j] = pair j (columns 2j, 2j + 1) of chunk 4t + k, held by lane j
+#pragma unroll
+        for (int j = 0; j < 4; ++j) o[j] = pick4(got, k - j);
+        const uint32_t n = (4 * t + k) * 8;
+        if (!ok || n >= n_count) continue;
+        *reinterpret_cast<uint4*>(C + n) = make_uint4(o[0], o[1], o[2], o[3]);
       }
-#pragma unroll
-      for (int r = 0; r < 4; ++r)  // got[r] = pair k of chunk 4t + k, from lane (k − r) mod 4
-        got[r] = __shfl_sync(0xffffffffu, pick4(v, k + r), quad | ((k - r) & 3u));
-      uint32_t o[4];  // o[j] = pair j (columns 2j, 2j + 1) of chunk 4t + k, held by lane j
-#pragma unroll
-      for (int j = 0; j < 4; ++j) o[j] = pick4(got, k - j);
-      const uint32_t n = (4 * t + k) * 8;
-      if (!ok || n >= n_count) continue;
-      *reinterpret_cast<uint4*>(C + n) = make_uint4(o[0], o[1], o[2], o[3]);
     }
   }
 }

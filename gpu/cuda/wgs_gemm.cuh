@@ -22,6 +22,7 @@
 // enter the sum, not even as 0 · x (W may hold NaN or Inf).
 #include <cuda.h>
 
+#include "row_list.cuh"
 #include "wg_gemm.cuh"
 
 namespace qalg::gpu::detail {
@@ -107,12 +108,27 @@ __device__ __forceinline__ uint64_t resident_key(const GemmArgs& g, const WorkIt
   return ~uint64_t(0);
 }
 
+__device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, int32_t c0, int32_t c1, int32_t c2,
+                                            uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(
+          smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(smem_addr(bar))
+      : "memory");
+}
+
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
+// rows_tma (batches whose row list has a closed form, g.row_formula): tmapA is X as
+// tensor_map_typed_rows, and a full 64-deep step's x rows are ONE copy-engine box instead of BM · 8
+// cp.async by the producer warp (the peer's loads need no thread either); steps a term leaves
+// partly empty keep the cp.async path, which zero-fills past the term (columns of the next input
+// group must not enter the sum). Row offsets come from the formula too, not from loads.
 template <typename T, int BM, int BN, int STAGES, int RES>
 __global__ void __launch_bounds__(BM * 2 + 32, 1)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
-                       const __grid_constant__ CUtensorMap tmap8) {
+                       const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
+                       uint32_t rows_tma) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -168,7 +184,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, 1)
 #pragma unroll
       for (int i = 0; i < BM / 4; ++i) {
         const uint32_t r = lane / 8 + 4 * i;
-        aoff[i] = r < w.m_count ? int64_t(g.rows[w.m_begin + r]) * int64_t(g.lda) : -1;
+        aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
       }
       uint32_t rterm = ~0u;
       const uint64_t k = resident_key<RES>(g, w, &rterm);
@@ -210,15 +226,24 @@ __global__ void __launch_bounds__(BM * 2 + 32, 1)
           const uint32_t s = next_stage(item, w, flags, t.coef, kk / kWgBK);
           first = false;
           unsigned char* sA = smem + s * kStage;
-          if (lane == 0) mbar_arrive_expect_tx(&full[s], res ? 0 : BN * kWgBK * 2);
+          const uint32_t valid = t.len - kk;
+          const bool a_tma = rows_tma && valid >= kWgBK;
+          if (lane == 0) {
+            mbar_arrive_expect_tx(&full[s], (res ? 0 : BN * kWgBK * 2) + (a_tma ? kABytes : 0));
+            if (a_tma)
+              tma_load_3d(sA, &tmapA, int32_t(t.a + kk), int32_t(w.m_begin % g.row_formula.c),
+                          int32_t(w.m_begin / g.row_formula.c), &full[s]);
+          }
           if (!res && lane < BN / 64)  // one lane per 64-column block of the W tile
             tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
-                        t.len - kk, K, &full[s]);
+                        valid, K, &full[s]);
+          if (!a_tma) {
 #pragma unroll
-          for (int i = 0; i < BM / 4; ++i) {
-            const uint32_t r = lane / 8 + 4 * i, kc = lane % 8;
-            const bool ok = aoff[i] >= 0 && kk + kc * 8 < t.len;
-            cp_async16(sA + swz128(r, kc), ok ? A + aoff[i] + t.a + kk + kc * 8 : A, ok);
+            for (int i = 0; i < BM / 4; ++i) {
+              const uint32_t r = lane / 8 + 4 * i, kc = lane % 8;
+              const bool ok = aoff[i] >= 0 && kk + kc * 8 < t.len;
+              cp_async16(sA + swz128(r, kc), ok ? A + aoff[i] + t.a + kk + kc * 8 : A, ok);
+            }
           }
           finish_stage();
         }

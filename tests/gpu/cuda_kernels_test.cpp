@@ -193,6 +193,26 @@ namespace {
 // form. Random mode uses cyclic types with q | M (the form exists), integer mode random types (it
 // does not: the list is read); the square products use interval types, checked exactly with
 // integer inputs. Forward on four tiles of the wg_gemm kernel, dX and dW on all three engines.
+// The warp-specialised tiles load the x rows of full 64-deep steps by TMA through a 3-D map of X
+// when the batch's rows have a closed form (cyclic types with q | M in random mode, interval types
+// in the square product; integer mode's random types keep the cp.async gather): input widths 40 and
+// 200 end in partial steps, which stay on cp.async.
+TEST(TypedRowsTma, WarpSpecialisedTilesMatchTheReference) {
+  uint64_t seed = 600;
+  for (const TileConfig& t : compiled_forward_tiles()) {
+    if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident) continue;
+    set_forward_tiles(t);
+    for (bool integer : {true, false}) {
+      run_conformance({"complete:4/typed-rows-" + tile_name(t), complete_table(4), {64, 128, 40, 200},
+                       {200, 384, 72, 136}},
+                      integer ? DType::bf16 : DType::f16, integer, 512, seed++, kFwdFused);
+      run_conformance({"complete:4/typed-rows-square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
+                      DType::bf16, integer, 512, seed++, kSquare);
+    }
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {
   set_row_formula(true);
   uint64_t seed = 500;

@@ -169,6 +169,12 @@ TileConfig forward_tiles();
 // Every compiled endpoint-fused tensor-core tile (the calibration's candidates; the conformance
 // test runs each).
 std::vector<TileConfig> compiled_forward_tiles();
+// The compiled tiles that run as themselves on a plan of this vector width (DevicePlan::
+// vector_width(): 8 = every width a multiple of 8, all of them; 4 = multiples of 4, the 8-byte-copy
+// tiles 64x128w4, 128x64w4, 128x128w8; others: none, the CUDA-core kernel runs). Any other tile
+// set there runs one of these instead (sixth session: a warp-specialised form with 8-byte copies
+// ran the Qwen3-32B q = 256 row in 9993 µs against 2645 for 64x128w4 and was dropped).
+std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
 
 // The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
 // tile, 3-stage pipeline, several per SM; the default, faster on every measured shape),
