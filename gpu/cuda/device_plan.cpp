@@ -6,6 +6,7 @@
 
 #include "device_impl.hpp"
 #include "grad_w_list.hpp"
+#include "grad_x_list.hpp"
 
 namespace qalg::gpu {
 namespace detail {
@@ -193,31 +194,12 @@ void build_forward(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn
   }
 }
 
-// dX: output group k of a type-i row sums ȳ_j W_kjᵀ over the j with k ∈ B(i, j) (SPEC §5).
-void build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<WorkItem>& items,
-                  std::vector<Term>& terms) {
+// dX: grad_x_list.hpp (block-diagonal runs where asked for, CPU-tested against the reference).
+detail::BlockDiagonal build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, bool runs,
+                                   std::vector<WorkItem>& items, std::vector<Term>& terms) {
   const DevicePlan& dp = b.plan();
-  const KernelPlan& p = dp.plan();
-  const auto& tb = b.impl().type_begin;
-  const uint32_t q = p.q;
-  for (uint32_t k = 0; k < q; ++k)
-    for (uint32_t n0 = 0; n0 < p.input_widths[k]; n0 += bn)
-      for (uint32_t i = 0; i < q; ++i) {
-        const uint32_t cnt = tb[i + 1] - tb[i];
-        if (cnt == 0) continue;
-        const uint32_t t0 = static_cast<uint32_t>(terms.size());
-        for (uint32_t j = 0; j < q; ++j)
-          for (const PlanTerm& t : p.B(i, j))
-            if (t.input_group == k)
-              terms.push_back(Term{uint32_t(dp.output_offsets()[j]), p.output_widths[j],
-                                   static_cast<float>(t.coefficient()), 0});
-        detail::merge_adjacent_terms(terms, t0);  // consecutive groups j: one long reduction
-        const uint32_t tc = static_cast<uint32_t>(terms.size()) - t0;
-        for (uint32_t m0 = 0; m0 < cnt; m0 += bm)
-          items.push_back(WorkItem{tb[i] + m0, std::min(bm, cnt - m0),
-                                   uint32_t(dp.input_offsets()[k] + n0),
-                                   std::min(bn, p.input_widths[k] - n0), t0, tc, 0.f, 0});
-      }
+  return detail::build_grad_x_list(dp.plan(), b.impl().type_begin, dp.input_offsets(), dp.output_offsets(), bm, bn,
+                                   runs, items, terms);
 }
 
 // dW: grad_w_list.hpp (column runs of groups with equal terms, CPU-tested against the reference).
@@ -238,6 +220,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (it != lists.end()) return it->second;
   std::vector<WorkItem> items;
   std::vector<Term> terms;
+  detail::BlockDiagonal bd;
   switch (kind) {
     case ListKind::forward_by_rows:
       // The same items, all tiles of one row range (one type, for these lists) consecutive, as
@@ -251,7 +234,8 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;
-    case ListKind::grad_x: build_grad_x(b, bm, bn, items, terms); break;
+    case ListKind::grad_x: build_grad_x(b, bm, bn, false, items, terms); break;
+    case ListKind::grad_x_runs: bd = build_grad_x(b, bm, bn, true, items, terms); break;
     case ListKind::grad_w: build_grad_w(b, bm, bn, items, terms); break;
     case ListKind::forward_groups: {
       build_forward(b, ListKind::forward, 64, bn, items, terms);
@@ -267,7 +251,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     }
   }
   std::vector<WorkItem> slots;
-  if (kind == ListKind::grad_x || kind == ListKind::grad_w) {
+  if (kind == ListKind::grad_x || kind == ListKind::grad_x_runs || kind == ListKind::grad_w) {
     // Backward tiles have very unequal reductions (x̄_i sums over every j; W̄_jj over every
     // type). Tiles deeper than a quarter of an even share of the work per SM (at least 256) are
     // split into chunks that add into FP32 slots (split_long_items), so no chain of steps outlasts
@@ -286,6 +270,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
   wl.upload(items, terms);
+  wl.block_diagonal = bd;
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));
