@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cuda/grad_x_list.hpp"
+#include "list_emulator.hpp"
 #include "property.hpp"
 #include "qalg/gpu/dense_reference.hpp"
 #include "qalg/gpu/lowering.hpp"
@@ -25,60 +26,36 @@ using qalg::gpu::detail::split_long_items;
 using qalg::gpu::detail::Term;
 using qalg::gpu::detail::WorkItem;
 
-std::vector<uint64_t> offsets(const std::vector<uint32_t>& widths) {
-  std::vector<uint64_t> o(widths.size() + 1, 0);
-  for (size_t g = 0; g < widths.size(); ++g) o[g + 1] = o[g] + widths[g];
-  return o;
-}
+using qalg::gpu::test::emulate_list;
+using qalg::gpu::test::offsets;
 
-// The list's dX; `covered` counts how often each element was stored (must be exactly once).
+// The list's dX: tile element (m, n) of item w is row rows[w.m_begin + m], column w.n_begin + n,
+// Σ_terms coef · Σ_kk dY[row][a + kk] · W[col][a + kk], a block-diagonal term only where col and
+// a + kk lie in the same group (the kernel's zero fill).
 RowMatrix<double> emulate(const std::vector<WorkItem>& items, const std::vector<Term>& terms,
                           const std::vector<WorkItem>& slots, const std::vector<uint32_t>& rows, BlockDiagonal bd,
                           const RowMatrix<double>& dY, const RowMatrix<double>& W, RowMatrix<int>& covered) {
-  const Eigen::Index M = dY.rows(), K = W.rows();
-  RowMatrix<double> dX = RowMatrix<double>::Constant(M, K, std::nan(""));
-  std::vector<RowMatrix<double>> partial(slots.size(), RowMatrix<double>::Zero(M, K));
-  covered = RowMatrix<int>::Zero(M, K);
-  auto tile = [&](const WorkItem& w, auto&& put) {
-    for (uint32_t m = 0; m < w.m_count; ++m)
-      for (uint32_t n = 0; n < w.n_count; ++n) {
-        const uint32_t row = rows[w.m_begin + m], col = w.n_begin + n;
-        double v = 0;
-        for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
-          for (uint32_t kk = 0; kk < terms[t].len; ++kk) {
-            const uint32_t k = terms[t].a + kk;
-            if (terms[t].diagonal && col / bd.s != k / bd.r) continue;  // the kernel's zero fill
-            v += double(terms[t].coef) * dY(row, k) * W(col, k);
-          }
-        put(row, col, v);
+  auto at = [&](const WorkItem& w, uint32_t m, uint32_t n) { return std::make_pair(rows[w.m_begin + m], w.n_begin + n); };
+  auto value = [&](const WorkItem& w, uint32_t m, uint32_t n) {
+    const auto [row, col] = at(w, m, n);
+    double v = 0;
+    for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+      for (uint32_t kk = 0; kk < terms[t].len; ++kk) {
+        const uint32_t k = terms[t].a + kk;
+        if (terms[t].diagonal && col / bd.s != k / bd.r) continue;
+        v += double(terms[t].coef) * dY(row, k) * W(col, k);
       }
+    return v;
   };
-  for (const WorkItem& w : items) {
-    if (w.slot) {
-      tile(w, [&](uint32_t r, uint32_t c, double v) { partial[w.slot - 1](r, c) += v; });
-    } else {
-      tile(w, [&](uint32_t r, uint32_t c, double v) { dX(r, c) = v, ++covered(r, c); });
-    }
-  }
-  for (size_t s = 0; s < slots.size(); ++s)
-    for (uint32_t m = 0; m < slots[s].m_count; ++m)
-      for (uint32_t n = 0; n < slots[s].n_count; ++n) {
-        const uint32_t r = rows[slots[s].m_begin + m], c = slots[s].n_begin + n;
-        dX(r, c) = partial[s](r, c), ++covered(r, c);
-      }
-  return dX;
+  return emulate_list(items, slots, dY.rows(), W.rows(), value, at, covered);
 }
 
 // One case through the list builder (runs on or off, random tiles and split depths) and the emulator.
 std::string check_case(const qalg::gpu::test::RandomCase& c, std::mt19937_64& rng, bool runs, bool* had_runs) {
   const KernelPlan p = lower_table(c.table, c.s, c.r);
   DenseReference ref(c.table, c.s, c.r);
-  const uint32_t q = p.q;
-  std::vector<uint32_t> type_begin(q + 1, 0), rows(c.types.size());
-  for (uint32_t t : c.types) ++type_begin[t + 1];
-  for (uint32_t i = 0; i < q; ++i) type_begin[i + 1] += type_begin[i];
-  std::vector<uint32_t> fill(type_begin.begin(), type_begin.end() - 1);
-  for (size_t r = 0; r < c.types.size(); ++r) rows[fill[c.types[r]]++] = uint32_t(r);
+  std::vector<uint32_t> type_begin, rows;
+  qalg::gpu::test::grouped_rows(c.types, p.q, type_begin, rows);
   const uint32_t bm = 1 + uint32_t(rng() % 8), bn = 1 + uint32_t(rng() % 40);
   std::vector<WorkItem> items, slots;
   std::vector<Term> terms;
