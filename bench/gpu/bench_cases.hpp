@@ -99,7 +99,6 @@ class Bench {
   // set_row_formula off against on (warm medians of 10, printed only): forward on the wg_gemm
   // tiles, and dX / dW on the wm and wl engines; with n > 0 the square product of size n instead.
   void row_formula_probe(const std::string& name, int D, int F, int M, int q, int n = 0);
-  void dx_runs_probe(const std::string& name, int D, int F, int M, int q);
 
  private:
   // The table file written by `qalg table complete:q`; without one, the hand-built Q_q table of

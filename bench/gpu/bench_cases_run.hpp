@@ -332,29 +332,4 @@ inline void Bench::row_formula_probe(const std::string& name, int D, int F, int 
   gpu::set_backward_engines({});
 }
 
-// dX with block-diagonal runs off and on (set_dx_runs), warm medians of 10 on the wm and wl
-// engines, printed only.
-inline void Bench::dx_runs_probe(const std::string& name, int D, int F, int M, int q) {
-  const gpu::TableData t = table(q);
-  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
-  gpu::DeviceBatch batch(plan, gpu::cyclic_types(M, q));
-  Buf W(D, F), dY(M, F), dX(M, D);
-  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 62, 1.0f / std::sqrt(float(D)), s_);
-  gpu::fill_random_bf16(dY.p, uint64_t(M) * F, 63, 1.0f, s_);
-  ok(cudaStreamSynchronize(s_), "fill");
-  for (gpu::TileEngine e : {gpu::TileEngine::wgmma_many, gpu::TileEngine::wgmma_many_lean}) {
-    gpu::set_backward_engines({e, e});
-    double us[2];
-    for (int on = 0; on < 2; ++on) {
-      gpu::set_dx_runs(on == 1);
-      GraphCall g(s_, [&](cudaStream_t s) { gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s); });
-      us[on] = timer_->alone(g, false, 10).median;
-    }
-    std::printf("dxruns %s %s: dX plain %.1f us, runs %.1f us\n", name.c_str(),
-                e == gpu::TileEngine::wgmma_many ? "wm" : "wl", us[0], us[1]);
-  }
-  gpu::set_dx_runs(true);
-  gpu::set_backward_engines({});
-}
-
 }  // namespace qalg::bench

@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|train30|rows|dxruns] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|train30|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -78,14 +78,6 @@ int main(int argc, char** argv) {
       b.row_formula_probe("Qwen3-1.7B", 2048, 6144, 2048, 32);
       b.row_formula_probe("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
       b.row_formula_probe("square n=16384", 0, 0, 0, 128, 16384);
-    }
-    if (o.suite == "dxruns") {  // dX block-diagonal runs off / on (printed, no CSV rows)
-      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-8B", 4096, 12288}, {"Qwen3-30B-A3B-expert", 2048, 768},
-               {"DeepSeek-V3-expert", 7168, 2048}}) {
-        b.dx_runs_probe(name + "/up", D, F, 2048, 32);
-        b.dx_runs_probe(name + "/down", F, D, 2048, 32);
-      }
     }
     if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
       b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);

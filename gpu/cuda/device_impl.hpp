@@ -61,7 +61,6 @@ struct WorkList {
   DeviceBuffer<float> partial;
   DeviceBuffer<uint32_t> arrivals;
   uint32_t slot_count = 0;
-  BlockDiagonal block_diagonal;  // ListKind::grad_x_runs: the periods of its block-diagonal terms
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);
@@ -83,8 +82,7 @@ struct DevicePlan::Impl {
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.
 // forward_groups (bm = 64 · G): the forward's 64-row items packed by group_items (work_list.hpp).
 // forward_by_rows: the forward's items ordered by row range (the many-CTA tiles).
-// grad_x_runs: grad_x with block-diagonal runs (grad_x_list.hpp), for the wgmma kernels only.
-enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows, grad_x_runs };
+enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows };
 
 struct DeviceBatch::Impl {
   detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type

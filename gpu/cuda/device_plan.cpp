@@ -194,12 +194,12 @@ void build_forward(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn
   }
 }
 
-// dX: grad_x_list.hpp (block-diagonal runs where asked for, CPU-tested against the reference).
-detail::BlockDiagonal build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, bool runs,
-                                   std::vector<WorkItem>& items, std::vector<Term>& terms) {
+// dX: grad_x_list.hpp (CPU-tested against the reference).
+void build_grad_x(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<WorkItem>& items,
+                  std::vector<Term>& terms) {
   const DevicePlan& dp = b.plan();
-  return detail::build_grad_x_list(dp.plan(), b.impl().type_begin, dp.input_offsets(), dp.output_offsets(), bm, bn,
-                                   runs, items, terms);
+  detail::build_grad_x_list(dp.plan(), b.impl().type_begin, dp.input_offsets(), dp.output_offsets(), bm, bn, items,
+                            terms);
 }
 
 // dW: grad_w_list.hpp (column runs of groups with equal terms, CPU-tested against the reference).
@@ -220,7 +220,6 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (it != lists.end()) return it->second;
   std::vector<WorkItem> items;
   std::vector<Term> terms;
-  detail::BlockDiagonal bd;
   switch (kind) {
     case ListKind::forward_by_rows:
       // The same items, all tiles of one row range (one type, for these lists) consecutive, as
@@ -234,8 +233,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;
-    case ListKind::grad_x: build_grad_x(b, bm, bn, false, items, terms); break;
-    case ListKind::grad_x_runs: bd = build_grad_x(b, bm, bn, true, items, terms); break;
+    case ListKind::grad_x: build_grad_x(b, bm, bn, items, terms); break;
     case ListKind::grad_w: build_grad_w(b, bm, bn, items, terms); break;
     case ListKind::forward_groups: {
       build_forward(b, ListKind::forward, 64, bn, items, terms);
@@ -251,7 +249,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     }
   }
   std::vector<WorkItem> slots;
-  if (kind == ListKind::grad_x || kind == ListKind::grad_x_runs || kind == ListKind::grad_w) {
+  if (kind == ListKind::grad_x || kind == ListKind::grad_w) {
     // Backward tiles have very unequal reductions (x̄_i sums over every j; W̄_jj over every
     // type). Tiles deeper than a quarter of an even share of the work per SM (at least 256) are
     // split into chunks that add into FP32 slots (split_long_items), so no chain of steps outlasts
@@ -270,7 +268,6 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
   wl.upload(items, terms);
-  wl.block_diagonal = bd;
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));

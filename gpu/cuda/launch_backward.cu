@@ -26,7 +26,6 @@ uint32_t max_width(const std::vector<uint32_t>& w) {
 // CTA per tile was faster than the persistent kernel for every dX and dW (8B up: dX 110.9 → 99.5 µs,
 // dW 204.7 → 173.5 µs; the epilogues of many small tiles overlap only across CTAs).
 std::atomic<uint32_t> g_dx_engine{uint32_t(TileEngine::wgmma_many)}, g_dw_engine{uint32_t(TileEngine::wgmma_many)};
-std::atomic<bool> g_dx_runs{true};
 
 // The arguments with list wl's split-K scratch: its chunks add into FP32 slots and the last chunk
 // of each tile converts and stores it (split_k.cuh), so a list is one launch in all.
@@ -45,8 +44,7 @@ template <typename T, int MODE>
 void launch_backward_wgmma(const DeviceBatch& batch, ListKind kind, uint32_t bn, TileEngine e, GemmArgs a,
                            cudaStream_t s) {
   const WorkList& l = batch.impl().list(batch, kind, 64, bn);
-  GemmArgs x = with_split(l, a);
-  x.block_diagonal = l.block_diagonal;  // grad_x_runs: the periods of its block-diagonal terms
+  const GemmArgs x = with_split(l, a);
   if (e == TileEngine::wgmma_many) {
     if (bn == 64) return launch_wm<T, MODE, 64, 64, 3, 4>(l, x, s);
     return launch_wm<T, MODE, 64, 128, 3, 3>(l, x, s);
@@ -67,8 +65,6 @@ void set_backward_engines(BackwardEngines e) {
                                   std::to_string(uint32_t(x)));
   g_dx_engine = uint32_t(e.dx), g_dw_engine = uint32_t(e.dw);
 }
-void set_dx_runs(bool on) { g_dx_runs = on; }
-bool dx_runs_enabled() { return g_dx_runs.load(); }
 BackwardEngines backward_engines() { return {TileEngine(g_dx_engine.load()), TileEngine(g_dw_engine.load())}; }
 
 void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceMatrix& W,
@@ -95,12 +91,6 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
           const WorkList& l = impl.list(batch, ListKind::grad_x, 64, 32);
           return launch_tc<T, kGradX, 64, 32, 1, kStore>(l, with_split(l, a), stream);
         }
-        // Block-diagonal runs (grad_x_list.hpp) where s <= 64 leaves room for two groups or more
-        // in a 128-column tile; the list says (block_diagonal.s = 0) when the plan has none.
-        if (s_max <= 64 && g_dx_runs.load() &&
-            batch.impl().list(batch, ListKind::grad_x_runs, 64, 128).block_diagonal.s != 0)
-          return launch_backward_wgmma<T, kGradX>(batch, ListKind::grad_x_runs, 128, TileEngine(g_dx_engine.load()), a,
-                                                  stream);
         return launch_backward_wgmma<T, kGradX>(batch, ListKind::grad_x, s_max <= 64 ? 64 : 128,
                                                 TileEngine(g_dx_engine.load()), a, stream);
       }

@@ -228,10 +228,7 @@ struct WgLoader {
 #pragma unroll
       for (int c = tid; c < BN * 8; c += NT) {
         const uint32_t n = c / 8, kc = c % 8;
-        bool ok = n < w.n_count && kk0 + kc * 8 < t.len;
-        // A block-diagonal run (grad_x_list.hpp): W[n][kk] only within one group, zeros across groups
-        if (t.diagonal)
-          ok = ok && (w.n_begin + n) / g.block_diagonal.s == (t.a + kk0 + kc * 8) / g.block_diagonal.r;
+        const bool ok = n < w.n_count && kk0 + kc * 8 < t.len;
         const T* src = ok ? B + uint64_t(w.n_begin + n) * g.ldb + t.a + kk0 + kc * 8 : B;
         cp_async16(sB + swz128(n, kc), src, ok);
       }

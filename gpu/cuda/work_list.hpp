@@ -16,8 +16,7 @@ struct Term {
   uint32_t a = 0, len = 0;
   float coef = 1.0f;
   uint32_t diagonal = 0;  // forward: 1 when the input group is the output group (x_j W_jj), the
-                          // block the warp-specialised kernel keeps resident across row types;
-                          // dX: 1 for a block-diagonal run (grad_x_list.hpp, GemmArgs::block_diagonal)
+                          // block the warp-specialised kernel keeps resident across row types
 };
 
 struct WorkItem {
@@ -198,12 +197,6 @@ inline RowFormula row_formula(const std::vector<uint32_t>& rows, const std::vect
   return f;
 }
 
-// The periods of a dX list's block-diagonal terms (grad_x_list.hpp; s = 0: it has none): a term
-// with `diagonal` set reads W[n][kk] only where ⌊n / s⌋ = ⌊kk / r⌋, zeros elsewhere.
-struct BlockDiagonal {
-  uint32_t s = 0, r = 0;
-};
-
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };
 enum Epilogue : int { kStore = 0, kStoreF32 = 1, kDiagAdd = 2, kSiluMul = 3 };
 
@@ -226,7 +219,6 @@ struct GemmArgs {
   uint32_t* arrivals = nullptr;     // split-K: chunks of slot s done so far (0 between calls)
   const ItemGroup* groups = nullptr;  // type-group forward (wst_gemm.cuh)
   const GroupBlock* blocks = nullptr;
-  BlockDiagonal block_diagonal;  // dX (wg_gemm.cuh): terms flagged `diagonal` are block-diagonal
 };
 
 }  // namespace qalg::gpu::detail

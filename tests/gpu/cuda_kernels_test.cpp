@@ -213,35 +213,6 @@ TEST(TypedRowsTma, WarpSpecialisedTilesMatchTheReference) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
-// dX in block-diagonal runs (grad_x_list.hpp; on by default) and without, on the three wgmma dX
-// engines, at the Qwen3-30B expert's widths (64 -> 24: pairs of groups; 24 -> 64: five per tile)
-// and with a rescaled basis (unequal coefficients end runs); integer mode checks exactly.
-TEST(DxRuns, OnAndOffMatchTheReference) {
-  uint64_t seed = 700;
-  std::vector<Fraction> lambda;
-  const Fraction choices[] = {{1, 2}, {1, 1}, {2, 1}, {-1, 1}};
-  const TableData c8 = complete_table(8);
-  for (uint32_t b = 0; b < c8.dim; ++b) lambda.push_back(choices[b % 4]);
-  for (bool runs : {true, false}) {
-    set_dx_runs(runs);
-    for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
-      set_backward_engines({e, e});
-      const std::string en = std::string(runs ? "runs-" : "plain-") + std::to_string(uint32_t(e));
-      for (bool integer : {true, false}) {
-        run_conformance({"complete:8/dx-up-" + en, c8, same(8, 64), same(8, 24)}, DType::bf16, integer, 1024, seed++,
-                        kGradX);
-        run_conformance({"complete:8/dx-down-" + en, c8, same(8, 24), same(8, 64)}, DType::bf16, integer, 1024,
-                        seed++, kGradX);
-        run_conformance({"complete:8/dx-rescaled-" + en, rescaled_table(c8, lambda), same(8, 32), same(8, 40)},
-                        DType::f16, integer, 512, seed++, kGradX);
-      }
-    }
-  }
-  set_backward_engines({});
-  set_dx_runs(true);
-  EXPECT_TRUE(dx_runs_enabled());
-}
-
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {
   set_row_formula(true);
   uint64_t seed = 500;

@@ -194,14 +194,6 @@ BackwardEngines backward_engines();
 void set_row_formula(bool on);
 bool row_formula_enabled();
 
-// dX in block-diagonal runs (on by default; sixth session): for plans with uniform widths s <= 64
-// and r, the groups k ≠ i of a type-i row whose x̄_k is one product ȳ_k W_kkᵀ (the complete-graph
-// law) share 128-column tiles, G = 128 / s groups each, one reduction over the run with W's
-// off-diagonal blocks read as zeros (gpu/cuda/grad_x_list.hpp). Why: at the Qwen3-30B expert's
-// widths dX was ~1000 one-step tiles, mostly zero fill. The wgmma dX engines only.
-void set_dx_runs(bool on);
-bool dx_runs_enabled();
-
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
 //   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean (absent: mma, the files written before the wgmma kernel existed)
