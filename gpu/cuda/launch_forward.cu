@@ -59,10 +59,10 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // RES > 0 keeps the diagonal block resident (plans whose input widths are at most RES · 64).
 // f: the batch's rows in closed form (c = 0: none); with one, the x rows of full steps
 // come by TMA through a 3-D map of X (wgs_gemm.cuh rows_tma).
-template <typename T, int BM, int BN, int STAGES, int RES>
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, cudaStream_t s) {
   if (wl.count == 0) return;
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB>;
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
@@ -87,19 +87,26 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
       if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s), true;
     }
   }
+  if (t.engine == TileEngine::wgmma_ws_lean) {  // 3 / 3 / 2 stages: 4, 3 and 3 CTAs per SM
+    if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s), true;
+    if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s), true;
+    if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s), true;
+    return false;
+  }
   // 64x64: 4 stages of 16 KB, three CTAs per SM. Why: under Nsight Compute the Triton peer (64x64
   // tiles, 6144 small CTAs, 47 % of warps active) beat ws64x192 (persistent, 2 CTAs per SM, 15 %)
   // with more L2 reads: more independent CTAs hide the epilogues and keep more loads in flight.
   if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s), true;
   if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s), true;
   if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s), true;
-  if (t.bm == 64 && t.bn == 256) return launch_ws<T, 64, 256, 4, 0>(wl, a, M, K, N, f, s), true;
   if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s), true;
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws_resident) return t.bm == 64 && (t.bn == 128 || t.bn == 192);
-  return (t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192 || t.bn == 256)) || (t.bm == 128 && t.bn == 128);
+  if (t.engine == TileEngine::wgmma_ws_lean) return t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192);
+  // (ws64x256 was dropped in the sixth session: never picked, slowest of all on every shape.)
+  return (t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192)) || (t.bm == 128 && t.bn == 128);
 }
 
 bool is_compiled_wg_tile(const TileConfig& t) {
@@ -143,7 +150,8 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
           return;
         throw std::invalid_argument("forward: no compiled type-group tile " + tile_name(t));
       }
-      if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident) {
+      if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
+          t.engine == TileEngine::wgmma_ws_lean) {
         if (launch_fused_ws<T>(b.plan(), wl, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
@@ -202,6 +210,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma) return "wg" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws) return "ws" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws_lean) return "wsl" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
@@ -229,9 +238,10 @@ void set_forward_tiles(TileConfig t) {
                                   " is not compiled (" + compiled_list + ")");
     g_bm = t.bm, g_bn = t.bn, g_warps = warps, g_engine = uint32_t(t.engine);
   };
-  if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident)
+  if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
+      t.engine == TileEngine::wgmma_ws_lean)
     return accept(is_compiled_ws_tile(t), "warp-specialised",
-                  "ws: 64x64, 64x128, 64x192, 64x256, 128x128; wr: 64x128, 64x192", t.bm / 16 + 1);
+                  "ws: 64x64, 64x128, 64x192, 128x128; wr: 64x128, 64x192; wsl: 64x64, 64x128, 64x192", t.bm / 16 + 1);
   if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows ||
       t.engine == TileEngine::wgmma_many_lean)
     return accept(is_compiled_wm_tile(t), "many-CTA", "wm, wmr: 64x64, 64x128, 128x128; wl: 64x64, 64x128, 64x192", t.bm / 16);
@@ -256,14 +266,16 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width) {
 }
 std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
-                 wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows, wl = TileEngine::wgmma_many_lean;
+                 wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows, wl = TileEngine::wgmma_many_lean,
+                 wsl = TileEngine::wgmma_ws_lean;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 64, 4, wg}, {64, 128, 4, wg},
                                {64, 192, 4, wg}, {64, 256, 4, wg}, {128, 128, 8, wg}, {128, 256, 8, wg},
-                               {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {64, 256, 5, ws}, {128, 128, 9, ws},
+                               {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {128, 128, 9, ws},
                                {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
                                {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr},
-                               {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}};
+                               {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}, {64, 64, 5, wsl},
+                               {64, 128, 5, wsl}, {64, 192, 5, wsl}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
   return v;
 }

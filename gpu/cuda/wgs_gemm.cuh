@@ -124,8 +124,9 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, i
 // cp.async by the producer warp (the peer's loads need no thread either); steps a term leaves
 // partly empty keep the cp.async path, which zero-fills past the term (columns of the next input
 // group must not enter the sum). Row offsets come from the formula too, not from loads.
-template <typename T, int BM, int BN, int STAGES, int RES>
-__global__ void __launch_bounds__(BM * 2 + 32, 1)
+// MINB: CTAs per SM the registers must allow (the "wsl" tiles, 3-4 per SM).
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
+__global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
                        uint32_t rows_tma) {

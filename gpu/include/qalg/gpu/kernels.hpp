@@ -155,9 +155,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // tiles of one type run together, as in the Triton peer's grid.
 // wgmma_many_lean = the row-range order with a 2-stage pipeline (tiles "wl"): half the shared memory
 // of wmr, so 3-6 CTAs share an SM (the peer's autotuned 64x64 tiles run ~7 per SM).
+// wgmma_ws_lean = the warp-specialised kernel with fewer stages (tiles "wsl"): 4 CTAs per SM at
+// 64x64, 3 at 64x128 and 64x192, where wgmma_ws runs 2-3 (1 at 64x192).
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
-  wgmma_many_rows = 6, wgmma_many_lean = 7
+  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -196,7 +198,7 @@ bool row_formula_enabled();
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
-//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean (absent: mma, the files written before the wgmma kernel existed)
+//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean (absent: mma, the files written before the wgmma kernel existed)
 // Once loaded, forward() with the endpoint-fused schedule uses the tiles of the row matching
 // (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster schedule.
 struct CalibrationEntry {
