@@ -156,7 +156,7 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // wgmma_many_lean = the row-range order with a 2-stage pipeline (tiles "wl"): half the shared memory
 // of wmr, so 3-6 CTAs share an SM (the peer's autotuned 64x64 tiles run ~7 per SM).
 // wgmma_ws_lean = the warp-specialised kernel with fewer stages (tiles "wsl"): 4 CTAs per SM at
-// 64x64, 3 at 64x128 and 64x192, where wgmma_ws runs 2-3 (1 at 64x192).
+// 64x64, 3 at 64x128 and 64x192, 2 at 128x128 (2 stages), where wgmma_ws runs 1-3.
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
   wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8
