@@ -16,6 +16,16 @@
 using namespace qalg;
 using namespace qalg::bench;
 
+// SPEC §6's projection table (the paper's q per shape) and the five shapes of its FFN and training rows.
+const std::vector<std::tuple<std::string, int, int, int, int>> kProjectionTable = {
+    {"Qwen3-1.7B", 2048, 6144, 2048, 32},     {"Qwen3-4B", 2560, 9728, 2048, 32},
+    {"Qwen3-8B", 4096, 12288, 2048, 32},      {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
+    {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
+    {"Qwen3-32B", 5120, 25600, 8192, 128},    {"Qwen3-32B", 5120, 25600, 32768, 256}};
+const std::vector<std::tuple<std::string, int, int>> kFfnShapes = {
+    {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
+    {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}};
+
 int main(int argc, char** argv) {
   Options o;
   for (int a = 1; a + 1 < argc; a += 2) {
@@ -33,16 +43,8 @@ int main(int argc, char** argv) {
     Bench b(o);
     b.measure_ceilings();
     if (o.suite == "table" || o.suite == "all") {
-      // SPEC §6 projection table (paper's q per shape).
-      for (const auto& [name, D, F, M, q] : std::vector<std::tuple<std::string, int, int, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144, 2048, 32}, {"Qwen3-4B", 2560, 9728, 2048, 32},
-               {"Qwen3-8B", 4096, 12288, 2048, 32}, {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
-               {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
-               {"Qwen3-32B", 5120, 25600, 8192, 128}, {"Qwen3-32B", 5120, 25600, 32768, 256}})
-        b.projection(name, D, F, M, q, "table");
-      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
-               {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}}) {
+      for (const auto& [name, D, F, M, q] : kProjectionTable) b.projection(name, D, F, M, q, "table");
+      for (const auto& [name, D, F] : kFfnShapes) {
         for (int M : {1, 2048}) b.ffn(name, D, F, M, 32);
         b.training(name + "/up", D, F, 2048, 32);
         b.training(name + "/down", F, D, 2048, 32);
@@ -50,10 +52,7 @@ int main(int argc, char** argv) {
       for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
     }
     if (o.suite == "decode") {  // M = 1 only: the five FFN decodes and two projection decodes
-      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
-               {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}})
-        b.ffn(name, D, F, 1, 32);
+      for (const auto& [name, D, F] : kFfnShapes) b.ffn(name, D, F, 1, 32);
       for (int q : {32, 64}) b.projection("Qwen3-8B", 4096, 12288, 1, q, "decode");
     }
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
@@ -61,12 +60,7 @@ int main(int argc, char** argv) {
       b.training("Qwen3-1.7B/up", 2048, 6144, 2048, 32);
     }
     if (o.suite == "forward") {  // the projection rows and the squares of the table suite alone
-      for (const auto& [name, D, F, M, q] : std::vector<std::tuple<std::string, int, int, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144, 2048, 32}, {"Qwen3-4B", 2560, 9728, 2048, 32},
-               {"Qwen3-8B", 4096, 12288, 2048, 32}, {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
-               {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
-               {"Qwen3-32B", 5120, 25600, 8192, 128}, {"Qwen3-32B", 5120, 25600, 32768, 256}})
-        b.projection(name, D, F, M, q, "table");
+      for (const auto& [name, D, F, M, q] : kProjectionTable) b.projection(name, D, F, M, q, "table");
       for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
     }
     if (o.suite == "wide") {  // the two Qwen3-32B rows at M = 8192 and 32768 (q = 128, 256: s = 40, 20)
@@ -84,9 +78,7 @@ int main(int argc, char** argv) {
       b.training("Qwen3-30B-A3B-expert/down", 768, 2048, 2048, 32);
     }
     if (o.suite == "sweep" || o.suite == "all") {
-      for (const auto& [name, D, F] : std::vector<std::tuple<std::string, int, int>>{
-               {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
-               {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}})
+      for (const auto& [name, D, F] : kFfnShapes)
         for (int M : {1, 32, 512, 2048})
           for (int q : {4, 8, 16, 32, 64}) b.projection(name, D, F, M, q, "sweep");
       for (int q : {32, 64, 128, 256}) b.projection("Qwen3-32B", 5120, 25600, 2048, q, "sweep");
