@@ -61,9 +61,7 @@ std::string check_case(const qalg::gpu::test::RandomCase& c, std::mt19937_64& rn
   const auto W = qalg::gpu::test::integer_matrix<double>(rng, ref.K(), ref.N());
   RowMatrix<int> covered;
   const RowMatrix<double> got = emulate(items, terms, slots, rows, dY, W, covered);
-  if (covered.size() != 0 && (covered.minCoeff() != 1 || covered.maxCoeff() != 1))
-    return "an element stored " + std::to_string(covered.minCoeff()) + " to " + std::to_string(covered.maxCoeff()) +
-           " times " + c.what;
+  if (const std::string once = qalg::gpu::test::stored_once(covered); !once.empty()) return once + " " + c.what;
   return qalg::gpu::test::exact_difference(got, ref.backward_input(dY, W, c.types));
 }
 

@@ -5,6 +5,7 @@
 // store per output element.
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,13 @@ RowMatrix<double> emulate_list(const std::vector<detail::WorkItem>& items, const
         out(r, c) = partial[s](r, c), ++covered(r, c);
       }
   return out;
+}
+
+// "" when every output element was stored exactly once, else what went wrong.
+inline std::string stored_once(const RowMatrix<int>& covered) {
+  if (covered.size() == 0 || (covered.minCoeff() == 1 && covered.maxCoeff() == 1)) return "";
+  return "an element stored " + std::to_string(covered.minCoeff()) + " to " + std::to_string(covered.maxCoeff()) +
+         " times";
 }
 
 }  // namespace qalg::gpu::test
