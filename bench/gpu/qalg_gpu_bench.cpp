@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|train30|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|training|train30|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -72,6 +72,12 @@ int main(int argc, char** argv) {
       b.row_formula_probe("Qwen3-1.7B", 2048, 6144, 2048, 32);
       b.row_formula_probe("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
       b.row_formula_probe("square n=16384", 0, 0, 0, 128, 16384);
+    }
+    if (o.suite == "training") {  // the ten training rows of the table suite alone
+      for (const auto& [name, D, F] : kFfnShapes) {
+        b.training(name + "/up", D, F, 2048, 32);
+        b.training(name + "/down", F, D, 2048, 32);
+      }
     }
     if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
       b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);

@@ -58,7 +58,13 @@ TEST_F(Fixture, NullAndMisalignedPointersAreRefused) {
 // The backward engines are the two wgmma kernels; any other engine is refused with its number.
 TEST(BackwardEngines, OnlyTheWgmmaKernelsAreAccepted) {
   const std::string m = error_of([] { set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_ws}); });
-  EXPECT_NE(m.find("set_backward_engines: dX and dW run on wgmma, wgmma_many or wgmma_many_lean, got engine 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("set_backward_engines: dW runs on wgmma, wgmma_many or wgmma_many_lean, got engine 2"), std::string::npos) << m;
+  const std::string mx = error_of([] { set_backward_engines({TileEngine::wgmma_ws, TileEngine::wgmma}); });
+  EXPECT_NE(mx.find("set_backward_engines: dX runs on wgmma, wgmma_many, wgmma_many_lean or wgmma_ws_lean, got engine 2"),
+            std::string::npos) << mx;
+  // the warp-specialised dX engine is dX's only: dW refuses it
+  EXPECT_NE(error_of([] { set_backward_engines({TileEngine::wgmma_ws_lean, TileEngine::wgmma_ws_lean}); }).find("dW runs on"),
+            std::string::npos);
   EXPECT_EQ(backward_engines().dw, TileEngine::wgmma_many);  // the refused call changed nothing
   set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_many});
   EXPECT_EQ(backward_engines().dx, TileEngine::wgmma);
@@ -180,7 +186,7 @@ TEST(Calibration, ReadLookupAndErrors) {
     std::ofstream f(path);
     f << "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
       << "2048,768,16,512,diagonal-first,64,128,4\n"
-      << "4096,12288,32,512,endpoint-fused,128,256,8,wgmma\n"
+      << "4096,12288,32,512,endpoint-fused,128,128,8,wgmma\n"
       << "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n"
       << "4096,4096,32,4096,endpoint-fused,128,128,8,wgmma_many_rows\n"
       << "4096,4096,32,8192,endpoint-fused,64,192,4,wgmma_many_lean\n";
@@ -193,6 +199,7 @@ TEST(Calibration, ReadLookupAndErrors) {
   EXPECT_EQ(tile_name(entries[3].tiles), "wm64x128");
   EXPECT_EQ(entries[1].tiles.engine, TileEngine::mma_sync);  // 8 fields: the mma.sync kernel
   EXPECT_EQ(entries[2].tiles.engine, TileEngine::wgmma);
+  EXPECT_EQ(tile_name(entries[2].tiles), "wg128x128");
   use_forward_calibration(entries);
   const auto e = find_calibration(4096, 12288, 32, 2048);
   ASSERT_TRUE(e.has_value());
@@ -217,6 +224,55 @@ TEST(Calibration, ReadLookupAndErrors) {
   }
   EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: many-CTA tile wm64x192"),
             std::string::npos);
+  {
+    std::ofstream f(path);  // a wgmma tile dropped from the build (sixth session) is refused by name
+    f << "1,2,3,4,endpoint-fused,128,256,8,wgmma\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: wgmma tile wg128x256 is not compiled"),
+            std::string::npos);
+}
+
+// dX on every engine with 24-wide output groups, so every step of B = Wᵀ is partly empty: a NaN in
+// block W_12 reaches x̄_1 of type-1 rows only (ȳ_2 W_12ᵀ), an Inf in W_33 x̄_3 of every row; the
+// columns past a term (other output groups of the same W row) must not enter a sum as 0 · NaN.
+// M = 37 (row list) and 36 (closed form: dY rows by TMA on the warp-specialised engine).
+TEST(NonFinite, NanAndInfInWReachDxAsInTheDenseReference) {
+  const TableData table = complete_table(4);
+  const std::vector<uint32_t> s(4, 16), r(4, 24);
+  DevicePlan plan(lower_table(table, s, r));
+  CudaDenseReference ref(table, s, r);
+  for (uint64_t M : {37u, 36u}) {
+    const auto types = cyclic_types(M, 4);
+    DeviceBatch batch(plan, types);
+    std::mt19937_64 rng(7 + M);
+    DevMatrix dY(DType::bf16, M, 96), W(DType::bf16, 64, 96), dX(DType::bf16, M, 64);
+    dY.upload(integer_values(rng, M * 96, 2));
+    auto wv = integer_values(rng, 64 * 96, 2);
+    wv[(16 + 3) * 96 + 48 + 5] = NAN;       // block W_12
+    wv[(48 + 1) * 96 + 72 + 20] = INFINITY;  // block W_33
+    W.upload(wv);
+    DevFloats rx(M * 64);
+    ref.grad_x(types, dY.view(), W.view(), rx.p);
+    const auto rv = rx.download();
+    for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean,
+                         TileEngine::wgmma_ws_lean}) {
+      set_backward_engines({e, TileEngine::wgmma_many});
+      dX.poison();
+      backward_dx(batch, dY.view(), W.view(), dX.view());
+      cuda_ok(cudaDeviceSynchronize(), "backward_dx");
+      const auto xv = dX.download();
+      uint64_t nan = 0;
+      for (size_t i = 0; i < xv.size(); ++i) {
+        ASSERT_EQ(std::isnan(xv[i]), std::isnan(rv[i])) << "element " << i << " engine " << uint32_t(e) << " M " << M;
+        ASSERT_EQ(std::isinf(xv[i]), std::isinf(rv[i])) << "element " << i << " engine " << uint32_t(e) << " M " << M;
+        if (std::isnan(rv[i])) ++nan;
+        else if (std::isfinite(rv[i])) ASSERT_EQ(xv[i], round_to(DType::bf16, rv[i])) << "element " << i;
+      }
+      EXPECT_GT(nan, 0u);
+      EXPECT_LT(nan, M * 64 / 4);  // the NaN stays in x̄_1 of type-1 rows (and wherever the Inf meets it)
+    }
+  }
+  set_backward_engines({});
 }
 
 }  // namespace
