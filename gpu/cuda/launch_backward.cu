@@ -7,9 +7,7 @@
 #include <string>
 
 #include "launch_common.cuh"
-#include "tensor_map.hpp"
 #include "validate.hpp"
-#include "wgs_gemm.cuh"
 
 namespace qalg::gpu {
 using namespace detail;
@@ -40,29 +38,6 @@ GemmArgs with_split(const WorkList& wl, GemmArgs a) {
   return a;
 }
 
-// dX through the warp-specialised kernel (wgs_gemm.cuh, MODE = kGradX): persistent CTAs whose
-// producer warp loads W's 64-column × bn-row boxes by TMA (full steps) or cp.async (steps a term
-// leaves partly empty), and dY's rows by TMA where the batch's rows have a closed form.
-template <typename T, int BN, int STAGES, int MINB>
-void launch_ws_grad_x(const DeviceBatch& batch, const WorkList& wl, GemmArgs a, cudaStream_t s) {
-  if (wl.count == 0) return;
-  auto kernel = wgs_forward_kernel<T, 64, BN, STAGES, 0, MINB, kGradX>;
-  constexpr int threads = 64 * 2 + 32;
-  constexpr size_t smem = wgs_smem_bytes<64, BN, STAGES, 0>();
-  static const uint32_t resident = resident_ctas(kernel, threads, smem);
-  const DevicePlan& p = batch.plan();
-  const uint64_t M = batch.rows(), K = p.K(), N = p.N();
-  const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
-  const CUtensorMap mW = tensor_map_2d(a.B0, dt, K, N, BN, 64);  // W[n][kk]: BN rows × 64 columns
-  const RowFormula f = batch.impl().formula;
-  const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
-  a.row_formula = f;
-  const CUtensorMap mA = rows_tma ? tensor_map_typed_rows(a.A, dt, N, a.lda, f, M, 64) : mW;
-  kernel<<<std::min(wl.count, resident), threads, smem, s>>>(with_split(wl, with_list(a, wl)), wl.count, uint32_t(K), mW,
-                                                             mW, mA, rows_tma ? 1u : 0u);
-  check_cuda(cudaGetLastError(), "wgs_forward_kernel launch (dX)");
-}
-
 // dX and dW through the wgmma kernels with a tile of `bn` columns (64 or 128), persistent (wg) or
 // one CTA per tile (wm), per the engine.
 template <typename T, int MODE>
@@ -84,16 +59,10 @@ void launch_backward_wgmma(const DeviceBatch& batch, ListKind kind, uint32_t bn,
 }  // namespace
 
 void set_backward_engines(BackwardEngines e) {
-  auto one_cta_kernel = [](TileEngine x) {
-    return x == TileEngine::wgmma || x == TileEngine::wgmma_many || x == TileEngine::wgmma_many_lean;
-  };
-  if (!one_cta_kernel(e.dx) && e.dx != TileEngine::wgmma_ws_lean)
-    throw std::invalid_argument(
-        "set_backward_engines: dX runs on wgmma, wgmma_many, wgmma_many_lean or wgmma_ws_lean, got engine " +
-        std::to_string(uint32_t(e.dx)));
-  if (!one_cta_kernel(e.dw))
-    throw std::invalid_argument("set_backward_engines: dW runs on wgmma, wgmma_many or wgmma_many_lean, got engine " +
-                                std::to_string(uint32_t(e.dw)));
+  for (TileEngine x : {e.dx, e.dw})
+    if (x != TileEngine::wgmma && x != TileEngine::wgmma_many && x != TileEngine::wgmma_many_lean)
+      throw std::invalid_argument("set_backward_engines: dX and dW run on wgmma, wgmma_many or wgmma_many_lean, got engine " +
+                                  std::to_string(uint32_t(x)));
   g_dx_engine = uint32_t(e.dx), g_dw_engine = uint32_t(e.dw);
 }
 BackwardEngines backward_engines() { return {TileEngine(g_dx_engine.load()), TileEngine(g_dw_engine.load())}; }
@@ -118,10 +87,6 @@ void backward_dx(const DeviceBatch& batch, const DeviceMatrix& dY, const DeviceM
     if constexpr (is_tensor_core_type<T>()) {
       if (p.widths_vector_aligned()) {  // dX columns run over the input groups s_k
         const uint32_t s_max = max_width(p.plan().input_widths);
-        if (g_dx_engine.load() == uint32_t(TileEngine::wgmma_ws_lean)) {  // 3 stages; 4 / 3 CTAs per SM
-          if (s_max <= 64) return launch_ws_grad_x<T, 64, 3, 4>(batch, impl.list(batch, ListKind::grad_x, 64, 64), a, stream);
-          return launch_ws_grad_x<T, 128, 3, 3>(batch, impl.list(batch, ListKind::grad_x, 64, 128), a, stream);
-        }
         if (s_max <= 32 && g_dx_engine.load() == uint32_t(TileEngine::wgmma)) {
           const WorkList& l = impl.list(batch, ListKind::grad_x, 64, 32);
           return launch_tc<T, kGradX, 64, 32, 1, kStore>(l, with_split(l, a), stream);

@@ -16,26 +16,18 @@ namespace qalg::gpu::detail {
 // Ordering: each thread's adds are device-scope atomics (performed at L2); __threadfence then the
 // barrier make all of them precede thread 0's arrival; the last arriver fences again before reading
 // the slot with L2 loads (__ldcg), so it sees every chunk's adds.
-// NT > 0: only threads 0 .. NT − 1 call it (the consumer warpgroups of a warp-specialised kernel,
-// whose producer warp is elsewhere), synchronised by named barrier 1 instead of __syncthreads.
-template <int NT>
-__device__ __forceinline__ void split_barrier() {
-  if constexpr (NT == 0) __syncthreads();
-  else asm volatile("bar.sync 1, %0;\n" ::"n"(NT) : "memory");
-}
-template <typename T, int MODE, int NT = 0>
+template <typename T, int MODE>
 __device__ __forceinline__ void finish_split_chunk(const GemmArgs& g, uint32_t s, uint32_t bm, uint32_t bn) {
   __shared__ uint32_t last_arrival;
   __threadfence();
-  split_barrier<NT>();
+  __syncthreads();
   const WorkItem tile = g.slots[s];  // term_count = the number of chunks adding into slot s
   if (threadIdx.x == 0) last_arrival = atomicAdd(g.arrivals + s, 1u) + 1 == tile.term_count;
-  split_barrier<NT>();
+  __syncthreads();
   if (!last_arrival) return;
   __threadfence();
   float* p = g.partial + size_t(s) * bm * bn;
-  const uint32_t threads = NT ? NT : blockDim.x;
-  for (uint32_t e = threadIdx.x; e < bm * bn; e += threads) {
+  for (uint32_t e = threadIdx.x; e < bm * bn; e += blockDim.x) {
     const uint32_t m = e / bn, n = e % bn;
     if (m < tile.m_count && n < tile.n_count) {
       const uint64_t row = (MODE == kGradW) ? uint64_t(tile.m_begin) + m : uint64_t(list_row(g, tile.m_begin + m));
@@ -44,7 +36,7 @@ __device__ __forceinline__ void finish_split_chunk(const GemmArgs& g, uint32_t s
     __stcg(p + e, 0.0f);
   }
   if (threadIdx.x == 0) g.arrivals[s] = 0;
-  split_barrier<NT>();  // a persistent CTA's next item may reuse the shared flag
+  __syncthreads();  // a persistent CTA's next item may reuse the shared flag
 }
 
 }  // namespace qalg::gpu::detail

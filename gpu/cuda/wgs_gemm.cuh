@@ -32,7 +32,6 @@ struct StageHeader {
   float coef;
   uint32_t res;  // kResident: the 64-row block of the resident tile this step multiplies
   uint32_t m_begin, m_count, n_begin, n_count;  // the item's tile, so consumers need no item load
-  uint32_t slot;  // split-K (dX): 1 + the FP32 slot the item's chunk adds into; 0: it stores
 };
 enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResident = 16, kResRelease = 32 };
 
@@ -65,17 +64,15 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
-// One 64-deep step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the stage's B
-// tile at sb, issued and committed (the caller waits). first: start the sum. TB = 1: B is W,
-// N-major (forward); TB = 0: B is W read transposed, K-major, BN rows of W × 64 columns (dX).
-template <typename T, int BN, int TB = 1>
+// One 64-deep forward step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the
+// stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
+template <typename T, int BN>
 __device__ __forceinline__ void forward_step(float (&acc)[BN / 2], uint32_t sa, uint32_t sb, bool first) {
   wgmma_fence();
   fence_operands(acc);
 #pragma unroll
   for (int k16 = 0; k16 < kWgBK / 16; ++k16)
-    Wgmma<T, BN, 0, TB>::mma(acc, k_major_desc(sa + k16 * 32), TB ? mn_major_desc(sb + k16 * 2048) : k_major_desc(sb + k16 * 32),
-                             (first && k16 == 0) ? 0 : 1);
+    Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + k16 * 32), mn_major_desc(sb + k16 * 2048), (first && k16 == 0) ? 0 : 1);
   wgmma_commit();
   fence_operands(acc);
 }
@@ -120,30 +117,19 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
-// Forward (MODE = kForward; A = gathered rows of X, K-major; B = W, N-major): tmap64 / tmap8: W
-// as a K × N tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
-// dX (MODE = kGradX, RES = 0; SPEC §5, the list of grad_x_list.hpp): A = gathered rows of dY, the
-// output x̄ rows gathered the same way, B(kk, n) = W[n][a + kk]: tmap64 is W as its own K_W × N_W
-// tensor with boxes of 64 columns × BN rows, which land K-major (BN rows of 128 bytes, the layout
-// of A). Why: the one-CTA-per-tile kernels spent the Qwen3-30B expert's dX (~1000 tiles of one
-// 24-deep step) on per-CTA latency, 23 µs against 13 for dense; here the producer runs ahead across
-// items. A step a term leaves partly empty (r_j = 24) loads B by cp.async, zero-filled past the
-// term: W's next columns belong to other output groups and must not enter the sum, not even as
-// 0 · NaN. Deep x̄_i tiles come split-K (work_list.hpp): their chunks add into FP32 slots and the
-// last one stores (split_k.cuh, the consumers' own barrier: the producer warp has left by then).
+// Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
+// tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
 // rows_tma (batches whose row list has a closed form, g.row_formula): tmapA is X as
 // tensor_map_typed_rows, and a full 64-deep step's x rows are ONE copy-engine box instead of BM · 8
 // cp.async by the producer warp (the peer's loads need no thread either); steps a term leaves
 // partly empty keep the cp.async path, which zero-fills past the term (columns of the next input
 // group must not enter the sum). Row offsets come from the formula too, not from loads.
 // MINB: CTAs per SM the registers must allow (the "wsl" tiles, 3-4 per SM).
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int MODE = kForward>
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
                        uint32_t rows_tma) {
-  static_assert(MODE == kForward || (MODE == kGradX && RES == 0), "dX runs without the resident slot");
-  constexpr int TB = MODE == kGradX ? 0 : 1;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -180,8 +166,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     int64_t aoff[BM / 4];         // this lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
       mbar_wait(&empty[stage], phase ^ 1);
-      if (lane == 0)
-        header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count, w.slot};
+      if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
       return stage;
     };
     auto finish_stage = [&]() {
@@ -244,29 +229,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           unsigned char* sA = smem + s * kStage;
           const uint32_t valid = t.len - kk;
           const bool a_tma = rows_tma && valid >= kWgBK;
-          // dX: B by the copy engine for full steps only (zero fill past the term otherwise).
-          const bool b_tma = MODE == kForward || valid >= kWgBK;
           if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], (res || !b_tma ? 0 : BN * kWgBK * 2) + (a_tma ? kABytes : 0));
+            mbar_arrive_expect_tx(&full[s], (res ? 0 : BN * kWgBK * 2) + (a_tma ? kABytes : 0));
             if (a_tma)
               tma_load_3d(sA, &tmapA, int32_t(t.a + kk), int32_t(w.m_begin % g.row_formula.c),
                           int32_t(w.m_begin / g.row_formula.c), &full[s]);
-            if (MODE == kGradX && b_tma) tma_load_2d(sA + kABytes, &tmap64, int32_t(t.a + kk), int32_t(w.n_begin), &full[s]);
           }
-          if constexpr (MODE == kGradX) {
-            if (!b_tma) {  // B(kk, n) = W[n_begin + n][a + kk]: BN rows × 8 chunks, K-major
-              const T* B = static_cast<const T*>(g.B0);
-              for (uint32_t c = lane; c < BN * 8; c += 32) {
-                const uint32_t n = c / 8, kc = c % 8;
-                const bool ok = n < w.n_count && kk + kc * 8 < t.len;
-                cp_async16(sA + kABytes + swz128(n, kc), ok ? B + uint64_t(w.n_begin + n) * g.ldb + t.a + kk + kc * 8 : B,
-                           ok);
-              }
-            }
-          } else if (!res && lane < BN / 64) {  // one lane per 64-column block of the W tile
+          if (!res && lane < BN / 64)  // one lane per 64-column block of the W tile
             tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
                         valid, K, &full[s]);
-          }
           if (!a_tma) {
 #pragma unroll
             for (int i = 0; i < BM / 4; ++i) {
@@ -296,7 +267,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   uint32_t stage = 0, phase = 0, prev = 0, res_par = 0;
   bool have_prev = false, first = true, res_ready = false;
   float coef = 1.0f;
-  uint32_t m_count = 0, n_begin = 0, n_count = 0, slot = 0;
+  uint32_t m_count = 0, n_begin = 0, n_count = 0;
   uint64_t row0 = 0, row1 = 0;
 #pragma unroll 1
   while (true) {
@@ -304,7 +275,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     const StageHeader h = header[stage];
     if (h.flags & kDone) break;
     if (h.flags & kFirst) {  // rows of this thread's two outputs, needed only at the epilogue
-      m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count, slot = h.slot;
+      m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count;
       row0 = m0 < m_count ? g.rows[h.m_begin + m0] : 0;
       row1 = m1 < m_count ? g.rows[h.m_begin + m1] : 0;
       first = true;
@@ -322,7 +293,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      forward_step<T, BN, TB>(acc, sa + wg * 64 * 128, sb, first);
+      forward_step<T, BN>(acc, sa + wg * 64 * 128, sb, first);
       first = false;
       if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done
         wgmma_wait<0>();
@@ -338,14 +309,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       wgmma_wait<0>();
       fence_operands(acc);
       if (have_prev) mbar_arrive(&empty[prev]), have_prev = false;
-      if constexpr (MODE == kGradX) {
-        if (slot != 0) {  // a split-K chunk (only dX lists have them)
-          if (!first) add_fragments<BM, BN>(acc, g.partial + size_t(slot - 1) * (BM * BN), m0, m1, m_count, n_count, coef);
-          finish_split_chunk<T, MODE, kConsumers>(g, slot - 1, BM, BN);
-          if (++stage == STAGES) stage = 0, phase ^= 1;
-          continue;
-        }
-      }
       store_fragments<T, BN>(acc, g.C, g.ldc, row0, row1, m0 < m_count, m1 < m_count, n_begin, n_count, coef, first);
     }
     if (++stage == STAGES) stage = 0, phase ^= 1;

@@ -68,13 +68,6 @@ TEST(SanitizerSmall, EveryKernelOnFewCases) {
     run_conformance({"complete:4/split", complete_table(4), same(4, 24), same(4, 72)}, DType::bf16, false, 600, 98,
                     kGradX | kGradW);
   }
-  // dX on the warp-specialised kernel: producer warp, mbarriers, split-K chunks finished by the
-  // consumers' named barrier, partial (24- and 40-deep) steps of B by cp.async.
-  set_backward_engines({TileEngine::wgmma_ws_lean, TileEngine::wgmma_many});
-  run_conformance({"complete:4/split-wsl", complete_table(4), same(4, 24), same(4, 72)}, DType::bf16, false, 600, 96,
-                  kGradX);
-  run_conformance({"complete:4/unequal-wsl", complete_table(4), {16, 32, 8, 64}, {24, 8, 40, 16}}, DType::bf16, false,
-                  37, 95, kGradX);
   set_backward_engines({});
   run_conformance({"complete:4/split", complete_table(4), same(4, 24), same(4, 72)}, DType::f32, false, 600, 97,
                   kGradX | kGradW);
@@ -132,26 +125,21 @@ TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
 // the Qwen3-30B expert's shape among them (widths 64 → 24 and 24 → 64 at q = 32).
 TEST(SplitK, BackwardOnEveryPathAndEngine) {
   uint64_t seed = 70;
-  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean,
-                       TileEngine::wgmma_ws_lean}) {
-    // wgmma_ws_lean is a dX engine only (the warp-specialised kernel; dW keeps wgmma_many)
-    const bool ws = e == TileEngine::wgmma_ws_lean;
-    set_backward_engines({e, ws ? TileEngine::wgmma_many : e});
-    const int which = ws ? kGradX : kGradX | kGradW;
-    const std::string en = e == TileEngine::wgmma ? "wg" : e == TileEngine::wgmma_many ? "wm" : ws ? "wsl" : "wl";
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
+    set_backward_engines({e, e});
+    const std::string en = e == TileEngine::wgmma ? "wg" : e == TileEngine::wgmma_many ? "wm" : "wl";
     for (bool integer : {true, false}) {
       run_conformance({"complete:8/narrow-" + en, complete_table(8), same(8, 24), same(8, 24)}, DType::bf16, integer,
-                      2048, seed++, which);
-      // input widths 128: the 64x128 tiles of the warp-specialised dX
-      run_conformance({"complete:8/wide-" + en, complete_table(8), same(8, ws ? 128 : 64), same(8, 128)}, DType::f16,
-                      integer, 2048, seed++, which);
+                      2048, seed++, kGradX | kGradW);
+      run_conformance({"complete:8/wide-" + en, complete_table(8), same(8, 64), same(8, 128)}, DType::f16, integer,
+                      2048, seed++, kGradX | kGradW);
       run_conformance({"Q2^2/split-" + en, q2_power(2), same(4, 48), same(4, 136)}, DType::bf16, integer, 1500,
-                      seed++, which);
+                      seed++, kGradX | kGradW);
     }
     run_conformance({"complete:32/30B-up-" + en, complete_table(32), same(32, 64), same(32, 24)}, DType::bf16, false,
-                    2048, seed++, which);
+                    2048, seed++, kGradX | kGradW);
     run_conformance({"complete:32/30B-down-" + en, complete_table(32), same(32, 24), same(32, 64)}, DType::bf16,
-                    false, 2048, seed++, which);
+                    false, 2048, seed++, kGradX | kGradW);
   }
   set_backward_engines({});
   run_conformance({"complete:8/f32-split", complete_table(8), same(8, 24), same(8, 40)}, DType::f32, true, 2048, seed++,
@@ -240,13 +228,11 @@ TEST(RowFormula, WgmmaKernelsMatchTheReference) {
     }
   }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
-  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean,
-                       TileEngine::wgmma_ws_lean}) {
-    const bool ws = e == TileEngine::wgmma_ws_lean;  // dX only
-    set_backward_engines({e, ws ? TileEngine::wgmma_many : e});
+  for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
+    set_backward_engines({e, e});
     run_conformance({"complete:8/rows-backward-" + std::to_string(uint32_t(e)), complete_table(8), same(8, 64),
                      same(8, 128)},
-                    DType::bf16, false, 2048, seed++, ws ? kGradX : kGradX | kGradW);
+                    DType::bf16, false, 2048, seed++, kGradX | kGradW);
   }
   set_backward_engines({});
   set_row_formula(false);

@@ -181,9 +181,7 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
 // The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
 // tile, 3-stage pipeline, several per SM; the default, faster on every measured shape),
 // wgmma_many_lean (the same with 2 stages, 4-6 CTAs per SM) or wgmma (persistent CTAs; for widths
-// <= 32 the mma.sync 64x32 tiles, where the other two run 64-wide wgmma tiles). dX also runs on
-// wgmma_ws_lean: the warp-specialised forward kernel read with W transposed (persistent CTAs, a
-// producer warp with TMA; 64x64 tiles for input widths <= 64, else 64x128).
+// <= 32 the mma.sync 64x32 tiles, where the other two run 64-wide wgmma tiles).
 // Process-wide, like set_forward_tiles; any other engine is refused (std::invalid_argument).
 struct BackwardEngines {
   TileEngine dx = TileEngine::wgmma_many, dw = TileEngine::wgmma_many;
