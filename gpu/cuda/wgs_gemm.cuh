@@ -177,11 +177,26 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     const uint32_t per = RES ? (count + gridDim.x - 1) / gridDim.x : 1;
     const uint32_t first_item = RES ? blockIdx.x * per : blockIdx.x, stride = RES ? 1 : gridDim.x;
     const uint32_t end_item = RES ? min(count, first_item + per) : count;
+    // Work-list metadata two items ahead. Why: Nsight Compute on the Qwen3-30B expert's forward
+    // (seventh session; 1-2 items of 2 steps per CTA) put half of all stall cycles on loads of
+    // global data (L1TEX scoreboard) at 6-25 % of every throughput: the producer walked item → its
+    // terms → their lengths as a chain of dependent L2 round trips before each item's first copy.
+    // Now item n + 2 is loaded while item n is issued, and lane l holds term l of items n and n + 1
+    // (read by shuffles; items with more than 32 terms load theirs).
+    auto lane_term = [&](const WorkItem& x) { return lane < x.term_count ? g.terms[x.term_begin + lane] : Term{}; };
     WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
+    WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
+    Term tw = lane_term(w);
 #pragma unroll 1
     for (uint32_t item = first_item; item < end_item; item += stride) {
       const bool has_next = item + stride < end_item;
-      const WorkItem wn = has_next ? g.items[item + stride] : WorkItem{};
+      const WorkItem wnn = item + 2 * stride < end_item ? g.items[item + 2 * stride] : WorkItem{};
+      const Term tn = lane_term(wn);  // wn arrived during the previous item
+      auto term = [&](uint32_t ti) -> Term {
+        if (w.term_count > 32) return g.terms[w.term_begin + ti];
+        return Term{__shfl_sync(0xffffffffu, tw.a, ti), __shfl_sync(0xffffffffu, tw.len, ti),
+                    __shfl_sync(0xffffffffu, tw.coef, ti), __shfl_sync(0xffffffffu, tw.diagonal, ti)};
+      };
 #pragma unroll
       for (int i = 0; i < BM / 4; ++i) {
         const uint32_t r = lane / 8 + 4 * i;
@@ -191,7 +206,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       const uint64_t k = resident_key<RES>(g, w, &rterm);
       const uint64_t k_next = has_next ? resident_key<RES>(g, wn, nullptr) : ~uint64_t(0);
       if (k != ~uint64_t(0) && k != key) {  // fill the slot once the consumers released it
-        const Term t = g.terms[w.term_begin + rterm];
+        const Term t = term(rterm);
         mbar_wait(res_empty, res_par ^ 1);
         res_par ^= 1;
         if (lane == 0) mbar_arrive_expect_tx(res_full, RES * BN * kWgBK * 2);
@@ -204,7 +219,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
       uint32_t steps = 0, last_ti = 0, last_kk = 0;
       for (uint32_t ti = 0; ti < w.term_count; ++ti) {
-        const uint32_t len = g.terms[w.term_begin + ti].len;
+        const uint32_t len = term(ti).len;
         if (len) steps += (len + kWgBK - 1) / kWgBK, last_ti = ti, last_kk = (len - 1) / kWgBK * kWgBK;
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
@@ -215,7 +230,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       bool first = true, released = false;
 #pragma unroll 1
       for (uint32_t ti = 0; ti < w.term_count; ++ti) {
-        const Term t = g.terms[w.term_begin + ti];
+        const Term t = term(ti);
         const bool res = ti == rterm;
 #pragma unroll 1
         for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
@@ -250,7 +265,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         }
       }
       if (released) key = ~uint64_t(0);  // a later item with the same key must refill the slot
-      w = wn;
+      w = wn, wn = wnn, tw = tn;
     }
     next_stage(0, WorkItem{}, kDone, 1.0f, 0);
     if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
@@ -276,8 +291,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     if (h.flags & kDone) break;
     if (h.flags & kFirst) {  // rows of this thread's two outputs, needed only at the epilogue
       m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count;
-      row0 = m0 < m_count ? g.rows[h.m_begin + m0] : 0;
-      row1 = m1 < m_count ? g.rows[h.m_begin + m1] : 0;
+      row0 = m0 < m_count ? list_row(g, h.m_begin + m0) : 0;  // closed form where there is one: no load
+      row1 = m1 < m_count ? list_row(g, h.m_begin + m1) : 0;
       first = true;
       coef = h.coef;
     } else if (h.coef != coef) {
