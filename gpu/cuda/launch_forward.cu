@@ -56,39 +56,49 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // The warp-specialised kernel: W through two tensor maps (64-row and 8-row boxes of 64 columns);
 // RES > 0 keeps the diagonal block resident (plans whose input widths are at most RES · 64).
 // f: the batch's rows in closed form (c = 0: none); with one, the x rows of full steps
-// come by TMA through a 3-D map of X (wgs_gemm.cuh rows_tma).
+// come by TMA through a 3-D map of X (wgs_gemm.cuh kRowsTma). s: the input groups' common width
+// (0: unequal); when it is a multiple of 8 but not of 64, every term has a partly empty last step
+// and both operands come through the grouped maps instead (wgs_gemm.cuh kGroupedTma; widths that
+// are multiples of 64 keep the measured path unchanged).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
-void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, cudaStream_t s) {
+void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
+               cudaStream_t stream) {
   if (wl.count == 0) return;
   auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB>;
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
-  const CUtensorMap m64 = tensor_map_2d(a.B0, dt, K, N, 64, 64), m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
+  const bool grouped = s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
+  const uint32_t q = grouped ? uint32_t(K / s) : 0;
+  const CUtensorMap m64 = grouped ? tensor_map_grouped_rows(a.B0, dt, s, q, N) : tensor_map_2d(a.B0, dt, K, N, 64, 64);
+  const CUtensorMap m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
   const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
-  const CUtensorMap mA = rows_tma ? tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM) : m8;
-  kernel<<<std::min(wl.count, resident), threads, smem, s>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
-                                                             rows_tma ? 1u : 0u);
+  const CUtensorMap mA = !rows_tma ? m8
+                         : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
+                                   : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
+  const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u);
+  kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
+                                                                  copy, grouped ? s : 0u);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
 }
 template <typename T>
 bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, uint64_t M, RowFormula f,
-                     cudaStream_t s) {
+                     cudaStream_t stream) {
   const uint64_t K = p.K(), N = p.N();
+  uint32_t smax = 0, s = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
+  for (uint32_t w : p.plan().input_widths) smax = std::max(smax, w), s = w == s ? s : 0;  // s: the common width
   if (t.engine == TileEngine::wgmma_ws_resident) {
-    uint32_t smax = 0;
-    for (uint32_t w : p.plan().input_widths) smax = std::max(smax, w);
     if (smax <= 128) {  // else no diagonal block fits the resident slot: stream it
-      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, M, K, N, f, s), true;
-      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s), true;
+      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, M, K, N, f, s, stream), true;
+      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s, stream), true;
     }
   }
   if (t.engine == TileEngine::wgmma_ws_lean) {  // 3 / 3 / 2 stages: 4, 3 and 3 CTAs per SM
-    if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s), true;
-    if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s), true;
-    if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s), true;
+    if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s, stream), true;
+    if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, stream), true;
+    if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, stream), true;
     // (wsl128x128, 2 stages, 2 CTAs per SM, was measured in the seventh session and dropped: slower
     // than wsl64x128 on every shape, 8B 120 against 69 µs, square n = 32768 2874 against 2309 µs.)
     return false;
@@ -96,10 +106,10 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // 64x64: 4 stages of 16 KB, three CTAs per SM. Why: under Nsight Compute the Triton peer (64x64
   // tiles, 6144 small CTAs, 47 % of warps active) beat ws64x192 (persistent, 2 CTAs per SM, 15 %)
   // with more L2 reads: more independent CTAs hide the epilogues and keep more loads in flight.
-  if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s), true;
-  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s), true;
-  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s), true;
-  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s), true;
+  if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s, stream), true;
+  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s, stream), true;
+  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s, stream), true;
+  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s, stream), true;
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {

@@ -65,4 +65,41 @@ CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, 
   return map;
 }
 
+namespace {
+CUtensorMap encode(const char* what, const void* base, DType dtype, cuuint32_t rank, const cuuint64_t* dims,
+                   const cuuint64_t* strides, const cuuint32_t* box) {
+  if (dtype == DType::f32) throw std::logic_error(std::string(what) + ": 16-bit element types only");
+  CUtensorMap map{};
+  const cuuint32_t elem[5] = {1, 1, 1, 1, 1};
+  const CUresult r = encoder()(&map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                               rank, const_cast<void*>(base), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error(std::string("CUDA error in cuTensorMapEncodeTiled: code ") + std::to_string(int(r)) +
+                             " for " + what);
+  return map;
+}
+}  // namespace
+
+CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t ld,
+                                          RowFormula f, uint64_t M, uint32_t box_rows) {
+  if (f.c == 0 || M % f.c != 0 || ld % 8 != 0 || s % 8 != 0 || uint64_t(s) * q > ld)
+    throw std::logic_error("tensor_map_grouped_typed_rows: no closed form, or widths not multiples of 8");
+  const uint64_t types = M / f.c;
+  const uint64_t step_index = (f.c > 1 ? f.b : 1) * ld * 2, step_type = (types > 1 ? f.a : 1) * ld * 2;
+  const cuuint64_t dims[4] = {s, q, f.c, types};
+  const cuuint64_t strides[3] = {uint64_t(s) * 2, step_index, step_type};
+  const cuuint32_t box[4] = {64, 1, box_rows, 1};
+  return encode("the grouped typed rows of X", base, dtype, 4, dims, strides, box);
+}
+
+CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N) {
+  if (s % 8 != 0 || N % 8 != 0) throw std::logic_error("tensor_map_grouped_rows: widths not multiples of 8");
+  const cuuint64_t dims[3] = {N, s, q};
+  const cuuint64_t strides[2] = {N * 2, uint64_t(s) * N * 2};
+  const cuuint32_t box[3] = {64, 64, 1};
+  return encode("the grouped rows of W", base, dtype, 3, dims, strides, box);
+}
+
 }  // namespace qalg::gpu::detail

@@ -23,4 +23,15 @@ CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t
 CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f, uint64_t M,
                                   uint32_t box_rows);
 
+// Grouped forms for plans whose q input groups all have width s (s a multiple of 8, K = q·s): the
+// column (X) or row (W) dimension split into (index within the group, group), so a 64-wide box at
+// index kk of group g reads only that group and the copy engine fills indices past s with zeros.
+// Why: a term of width s = 40 (Qwen3-32B at q = 128) or 80 (Qwen3-4B at q = 32) otherwise has
+// partly empty steps that the producer warp gathers with cp.async (BM · 8 copies) and 8-row W boxes.
+//   X: (column within group, group, index within type, type), boxes 64 × 1 × box_rows × 1.
+//   W (K × N, row-major): (column, row within group, group), boxes 64 × 64 × 1.
+CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t ld,
+                                          RowFormula f, uint64_t M, uint32_t box_rows);
+CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N);
+
 }  // namespace qalg::gpu::detail

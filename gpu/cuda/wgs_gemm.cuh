@@ -117,19 +117,37 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
+__device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, int32_t c0, int32_t c1, int32_t c2,
+                                            int32_t c3, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n" ::"r"(
+          smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(smem_addr(bar))
+      : "memory");
+}
+
+// Flags of wgs_forward_kernel's `copy` argument.
+enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2 };
+
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
-// rows_tma (batches whose row list has a closed form, g.row_formula): tmapA is X as
+// kRowsTma (batches whose row list has a closed form, g.row_formula): tmapA is X as
 // tensor_map_typed_rows, and a full 64-deep step's x rows are ONE copy-engine box instead of BM · 8
 // cp.async by the producer warp (the peer's loads need no thread either); steps a term leaves
 // partly empty keep the cp.async path, which zero-fills past the term (columns of the next input
 // group must not enter the sum). Row offsets come from the formula too, not from loads.
+// kGroupedTma (every input group s wide, s a multiple of 8; every term is one whole group, as in
+// the forward lists): tmap64 is W as tensor_map_grouped_rows and tmapA (with kRowsTma) X as
+// tensor_map_grouped_typed_rows, so EVERY step, partly empty ones included, is one box per operand
+// block: the copy engine zero-fills the rows / columns past the group. Seventh session, written
+// after the last device call: not yet run on a GPU.
 // MINB: CTAs per SM the registers must allow (the "wsl" tiles, 3-4 per SM).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
-                       uint32_t rows_tma) {
+                       uint32_t copy, uint32_t s_group) {
+  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -212,9 +230,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (lane == 0) mbar_arrive_expect_tx(res_full, RES * BN * kWgBK * 2);
         if (lane < BN / 64)
 #pragma unroll
-          for (int r = 0; r < RES; ++r)
-            tma_w_block(resident + r * kBBytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64),
-                        t.a + r * kWgBK, t.len > r * kWgBK ? t.len - r * kWgBK : 0, K, res_full);
+          for (int r = 0; r < RES; ++r) {
+            if (grouped)  // rows r·64 … of the group; past s (or past the term) the copy engine writes zeros
+              tma_load_3d(resident + r * kBBytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64),
+                          int32_t(r * kWgBK), int32_t(t.a / s_group), res_full);
+            else
+              tma_w_block(resident + r * kBBytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64),
+                          t.a + r * kWgBK, t.len > r * kWgBK ? t.len - r * kWgBK : 0, K, res_full);
+          }
         key = k;
       }
       uint32_t steps = 0, last_ti = 0, last_kk = 0;
@@ -243,16 +266,23 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           first = false;
           unsigned char* sA = smem + s * kStage;
           const uint32_t valid = t.len - kk;
-          const bool a_tma = rows_tma && valid >= kWgBK;
+          const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
           if (lane == 0) {
             mbar_arrive_expect_tx(&full[s], (res ? 0 : BN * kWgBK * 2) + (a_tma ? kABytes : 0));
-            if (a_tma)
-              tma_load_3d(sA, &tmapA, int32_t(t.a + kk), int32_t(w.m_begin % g.row_formula.c),
-                          int32_t(w.m_begin / g.row_formula.c), &full[s]);
+            if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
+              const int32_t ri = int32_t(w.m_begin % g.row_formula.c), ty = int32_t(w.m_begin / g.row_formula.c);
+              if (grouped) tma_load_4d(sA, &tmapA, int32_t(kk), int32_t(t.a / s_group), ri, ty, &full[s]);
+              else tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+            }
           }
-          if (!res && lane < BN / 64)  // one lane per 64-column block of the W tile
-            tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
-                        valid, K, &full[s]);
+          if (!res && lane < BN / 64) {  // one lane per 64-column block of the W tile
+            if (grouped)
+              tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(kk),
+                          int32_t(t.a / s_group), &full[s]);
+            else
+              tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
+                          valid, K, &full[s]);
+          }
           if (!a_tma) {
 #pragma unroll
             for (int i = 0; i < BM / 4; ++i) {

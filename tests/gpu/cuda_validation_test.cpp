@@ -226,6 +226,49 @@ TEST(Calibration, ReadLookupAndErrors) {
             std::string::npos);
 }
 
+// A NaN in x_k of a row reaches exactly the outputs whose terms read x_k for that row's type, on
+// every warp-specialised tile with 24-wide input groups (the grouped tensor maps: a box at group k
+// must not read group k + 1's columns, where the NaN is, nor W's rows past group k, which the copy
+// engine zero-fills); M = 36 loads x through the 4-D map, M = 37 (no closed form) by cp.async.
+TEST(NonFinite, NanInXReachesTheForwardAsInTheDenseReference) {
+  const TableData table = complete_table(4);
+  const std::vector<uint32_t> s(4, 24), r(4, 16);
+  DevicePlan plan(lower_table(table, s, r));
+  CudaDenseReference ref(table, s, r);
+  for (uint64_t M : {36u, 37u}) {
+    const auto types = cyclic_types(M, 4);
+    DeviceBatch batch(plan, types);
+    std::mt19937_64 rng(11 + M);
+    DevMatrix X(DType::bf16, M, 96), W(DType::bf16, 96, 64), Y(DType::bf16, M, 64);
+    auto xv = integer_values(rng, M * 96, 2);
+    xv[5 * 96 + 48 + 3] = NAN;  // row 5 (type 1), group 2: y_2 of that row only
+    xv[8 * 96 + 24 + 23] = NAN;  // row 8 (type 0), group 1, its last column: y_1 of that row only
+    X.upload(xv);
+    W.upload(integer_values(rng, 96 * 64, 2));
+    DevFloats ry(M * 64);
+    ref.forward(types, X.view(), W.view(), ry.p);
+    const auto rv = ry.download();
+    for (const TileConfig& t : compiled_forward_tiles()) {
+      if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident &&
+          t.engine != TileEngine::wgmma_ws_lean)
+        continue;
+      set_forward_tiles(t);
+      Y.poison();
+      forward(batch, ForwardSchedule::endpoint_fused, X.view(), W.view(), Y.view());
+      cuda_ok(cudaDeviceSynchronize(), "forward");
+      const auto yv = Y.download();
+      uint64_t nan = 0;
+      for (size_t e = 0; e < yv.size(); ++e) {
+        ASSERT_EQ(std::isnan(yv[e]), std::isnan(rv[e])) << "element " << e << " " << tile_name(t) << " M " << M;
+        if (std::isnan(rv[e])) ++nan;
+        else ASSERT_EQ(yv[e], round_to(DType::bf16, rv[e])) << "element " << e << " " << tile_name(t);
+      }
+      EXPECT_EQ(nan, 32u);  // two rows × one 16-wide output group each
+    }
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
 // dX on every engine with 24-wide output groups, so every step of B = Wᵀ is partly empty: a NaN in
 // block W_12 reaches x̄_1 of type-1 rows only (ȳ_2 W_12ᵀ), an Inf in W_33 x̄_3 of every row; the
 // columns past a term (other output groups of the same W row) must not enter a sum as 0 · NaN.
