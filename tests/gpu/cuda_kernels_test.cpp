@@ -197,25 +197,29 @@ namespace {
 // when the batch's rows have a closed form (cyclic types with q | M in random mode, interval types
 // in the square product; integer mode's random types keep the cp.async gather): input widths 40 and
 // 200 end in partial steps, which stay on cp.async.
-bool warp_specialised(const TileConfig& t) {
-  return t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
-         t.engine == TileEngine::wgmma_ws_lean;
+// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl) set as the forward tile,
+// integer and random inputs; the process default afterwards.
+template <class F>
+void each_warp_specialised_tile(F&& f) {
+  for (const TileConfig& t : compiled_forward_tiles()) {
+    if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident &&
+        t.engine != TileEngine::wgmma_ws_lean)
+      continue;
+    set_forward_tiles(t);
+    for (bool integer : {true, false}) f(t, integer);
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});
 }
 
 TEST(TypedRowsTma, WarpSpecialisedTilesMatchTheReference) {
   uint64_t seed = 600;
-  for (const TileConfig& t : compiled_forward_tiles()) {
-    if (!warp_specialised(t)) continue;
-    set_forward_tiles(t);
-    for (bool integer : {true, false}) {
-      run_conformance({"complete:4/typed-rows-" + tile_name(t), complete_table(4), {64, 128, 40, 200},
-                       {200, 384, 72, 136}},
-                      integer ? DType::bf16 : DType::f16, integer, 512, seed++, kFwdFused);
-      run_conformance({"complete:4/typed-rows-square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
-                      DType::bf16, integer, 512, seed++, kSquare);
-    }
-  }
-  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+    run_conformance({"complete:4/typed-rows-" + tile_name(t), complete_table(4), {64, 128, 40, 200},
+                     {200, 384, 72, 136}},
+                    integer ? DType::bf16 : DType::f16, integer, 512, seed++, kFwdFused);
+    run_conformance({"complete:4/typed-rows-square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
+                    DType::bf16, integer, 512, seed++, kSquare);
+  });
 }
 
 // Equal input widths that are multiples of 8 but not of 64 (every term's last step partly empty):
@@ -224,19 +228,14 @@ TEST(TypedRowsTma, WarpSpecialisedTilesMatchTheReference) {
 // x comes by the 4-D map too; integer mode: explicit types, x by cp.async, W by the 3-D map.
 TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
   uint64_t seed = 700;
-  for (const TileConfig& t : compiled_forward_tiles()) {
-    if (!warp_specialised(t)) continue;
-    set_forward_tiles(t);
-    for (bool integer : {true, false}) {
-      run_conformance({"complete:4/grouped-40-" + tile_name(t), complete_table(4), same(4, 40), same(4, 72)},
-                      DType::bf16, integer, 512, seed++, kFwdFused);
-      run_conformance({"complete:8/grouped-24-" + tile_name(t), complete_table(8), same(8, 24), same(8, 64)},
-                      integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
-      run_conformance({"Q2^2/grouped-80-" + tile_name(t), q2_power(2), same(4, 80), {64, 136, 72, 192}}, DType::bf16,
-                      integer, 384, seed++, kFwdFused);
-    }
-  }
-  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+    run_conformance({"complete:4/grouped-40-" + tile_name(t), complete_table(4), same(4, 40), same(4, 72)},
+                    DType::bf16, integer, 512, seed++, kFwdFused);
+    run_conformance({"complete:8/grouped-24-" + tile_name(t), complete_table(8), same(8, 24), same(8, 64)},
+                    integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
+    run_conformance({"Q2^2/grouped-80-" + tile_name(t), q2_power(2), same(4, 80), {64, 136, 72, 192}}, DType::bf16,
+                    integer, 384, seed++, kFwdFused);
+  });
 }
 
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {
