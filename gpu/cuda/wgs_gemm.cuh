@@ -318,7 +318,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   while (true) {
     mbar_wait(&full[stage], phase);
     const StageHeader h = header[stage];
-    if (h.flags & kDone) break;
+    // No wgmma is in flight here (the item's last step waited), but ptxas cannot prove it on this
+    // exit path and otherwise injects "warpgroup.wait 0" at the loop head, i.e. before EVERY step
+    // (ptxas C7517 on every wgs_forward_kernel until the seventh session; the SASS had
+    // WARPGROUP.DEPBAR.LE gsb0, 0x0 at the back-edge), so no step's wgmma overlapped the wait for
+    // the next stage. This wait costs nothing and lets the loop keep one wgmma in flight.
+    if (h.flags & kDone) {
+      wgmma_wait<0>();
+      break;
+    }
     if (h.flags & kFirst) {  // rows of this thread's two outputs, needed only at the epilogue
       m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count;
       row0 = m0 < m_count ? list_row(g, h.m_begin + m0) : 0;  // closed form where there is one: no load

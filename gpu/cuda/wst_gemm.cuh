@@ -207,15 +207,22 @@ __global__ void __launch_bounds__(G * 128 + 32, MINB)
   while (true) {
     mbar_wait(&full[stage], phase);
     const Header& hs = header[stage];
-    if (hs.flags & kDone) break;
+    // Both paths below that leave the wgmma pipeline wait first: ptxas otherwise cannot prove that
+    // no wgmma is in flight there (the zero store reads the accumulator registers, if only to
+    // discard them) and injects "warpgroup.wait 0" before every step (C7517; see wgs_gemm.cuh).
+    if (hs.flags & kDone) {
+      wgmma_wait<0>();
+      break;
+    }
     const uint32_t bit = 1u << wg;
     if (!(hs.mask & bit)) {
+      if (have_prev) wgmma_wait<0>(), mbar_arrive(&empty[prev]), have_prev = false;
       if (hs.zero_mask & bit) {
+        wgmma_wait<0>();
         rows_of(hs);
         store_fragments<T, BN>(acc, g.C, g.ldc, row0, row1, m0 < m_count, m1 < m_count, hs.n_begin, hs.n_count,
                                1.0f, true);
       }
-      if (have_prev) wgmma_wait<0>(), mbar_arrive(&empty[prev]), have_prev = false;
       mbar_arrive(&empty[stage]);
     } else {
       const float c = hs.coef[wg];
