@@ -1,0 +1,27 @@
+// Compiled (not run) by the ctest gpu_ptxas_no_wgmma_serialisation: one instantiation of each
+// Hopper kernel family. ptxas reports, as "info" lines that a normal build hides, when it has to
+// serialise wgmma (C7518: wgmma in a path it cannot prove warp-uniform) or to wait for all wgmma
+// at a point the code did not ask for (C7517: a wait injected because some path might read
+// accumulators in flight). Both were silent performance bugs for sessions (C7518 until the sixth,
+// C7517 in every warp-specialised kernel until the seventh); the test fails if either comes back.
+#include "wg_gemm.cuh"
+#include "wgs_gemm.cuh"
+#include "wst_gemm.cuh"
+
+namespace qalg::gpu::detail {
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(GemmArgs, uint32_t, uint32_t,
+                                                                             const __grid_constant__ CUtensorMap,
+                                                                             const __grid_constant__ CUtensorMap,
+                                                                             const __grid_constant__ CUtensorMap,
+                                                                             uint32_t, uint32_t);
+template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(GemmArgs, uint32_t, uint32_t,
+                                                                      const __grid_constant__ CUtensorMap,
+                                                                      const __grid_constant__ CUtensorMap,
+                                                                      const __grid_constant__ CUtensorMap, uint32_t,
+                                                                      uint32_t);
+template __global__ void wst_forward_kernel<__nv_bfloat16, 4, 128, 4, 1>(GemmArgs, uint32_t, uint32_t,
+                                                                         const __grid_constant__ CUtensorMap,
+                                                                         const __grid_constant__ CUtensorMap);
+template __global__ void wg_gemm_kernel<__nv_bfloat16, kForward, 64, 128, 3, 3, true>(GemmArgs, uint32_t);
+template __global__ void wg_gemm_kernel<__nv_bfloat16, kGradW, 64, 64, 2, 6, true>(GemmArgs, uint32_t);
+}  // namespace qalg::gpu::detail
