@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Seventh session: Nsight Compute (--set full) on one launch each of the Qwen3-30B expert's
-# training kernels (q = 32, up): forward wsl64x64, dX wm64x64, dW wm64x64, dX wsl64x64.
+# training kernels (q = 32, up): forward wsl64x64, dX wm64x64, dW wm64x64, dX wsl64x64 (that last
+# kernel was dropped in bfe15db: its line now profiles nothing). Run on the GPU machine from the
+# repository root with .gpu-carry/tables carried (scripts/prepare_device_carry.sh):
+#   bash results/gpu/profile/session7_30b_training/profile30.sh $OUT
 set -uo pipefail
 OUT=$1
 R=$OUT/profile30; mkdir -p $R
