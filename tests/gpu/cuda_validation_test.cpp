@@ -237,19 +237,29 @@ TEST(Calibration, ReadLookupAndErrors) {
             std::string::npos);
 }
 
+// f(M, types, batch, rng) on two cyclic batches of a q = 4 plan: M = 36 (rows in closed form, so
+// the warp-specialised kernels load them by TMA) and M = 37 (a row list, gathered by cp.async).
+template <class F>
+void each_small_batch(const DevicePlan& plan, uint64_t seed, F&& f) {
+  for (uint64_t M : {36u, 37u}) {
+    const auto types = cyclic_types(M, 4);
+    DeviceBatch batch(plan, types);
+    std::mt19937_64 rng(seed + M);
+    f(M, types, batch, rng);
+  }
+}
+
 // A NaN in x_k of a row reaches exactly the outputs whose terms read x_k for that row's type, on
 // every warp-specialised tile with 24-wide input groups (the grouped tensor maps: a box at group k
 // must not read group k + 1's columns, where the NaN is, nor W's rows past group k, which the copy
-// engine zero-fills); M = 36 loads x through the 4-D map, M = 37 (no closed form) by cp.async.
+// engine zero-fills); M = 36 loads x through the 4-D map, M = 37 by cp.async (each_small_batch).
 TEST(NonFinite, NanInXReachesTheForwardAsInTheDenseReference) {
   const TableData table = complete_table(4);
   const std::vector<uint32_t> s(4, 24), r(4, 16);
   DevicePlan plan(lower_table(table, s, r));
   CudaDenseReference ref(table, s, r);
-  for (uint64_t M : {36u, 37u}) {
-    const auto types = cyclic_types(M, 4);
-    DeviceBatch batch(plan, types);
-    std::mt19937_64 rng(11 + M);
+  each_small_batch(plan, 11, [&](uint64_t M, const std::vector<uint32_t>& types, DeviceBatch& batch,
+                                 std::mt19937_64& rng) {
     DevMatrix X(DType::bf16, M, 96), W(DType::bf16, 96, 64), Y(DType::bf16, M, 64);
     auto xv = integer_values(rng, M * 96, 2);
     xv[5 * 96 + 48 + 3] = NAN;  // row 5 (type 1), group 2: y_2 of that row only
@@ -271,23 +281,21 @@ TEST(NonFinite, NanInXReachesTheForwardAsInTheDenseReference) {
       ASSERT_TRUE(same_nonfinite(Y.download(), rv, DType::bf16, nan)) << tile_name(t) << " M " << M;
       EXPECT_EQ(nan, 32u);  // two rows × one 16-wide output group each
     }
-  }
+  });
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
 // dX on every engine with 24-wide output groups, so every step of B = Wᵀ is partly empty: a NaN in
 // block W_12 reaches x̄_1 of type-1 rows only (ȳ_2 W_12ᵀ), an Inf in W_33 x̄_3 of every row; the
 // columns past a term (other output groups of the same W row) must not enter a sum as 0 · NaN.
-// M = 37 (row list) and 36 (rows in closed form).
+// M = 36 and 37 (each_small_batch).
 TEST(NonFinite, NanAndInfInWReachDxAsInTheDenseReference) {
   const TableData table = complete_table(4);
   const std::vector<uint32_t> s(4, 16), r(4, 24);
   DevicePlan plan(lower_table(table, s, r));
   CudaDenseReference ref(table, s, r);
-  for (uint64_t M : {37u, 36u}) {
-    const auto types = cyclic_types(M, 4);
-    DeviceBatch batch(plan, types);
-    std::mt19937_64 rng(7 + M);
+  each_small_batch(plan, 7, [&](uint64_t M, const std::vector<uint32_t>& types, DeviceBatch& batch,
+                                std::mt19937_64& rng) {
     DevMatrix dY(DType::bf16, M, 96), W(DType::bf16, 64, 96), dX(DType::bf16, M, 64);
     dY.upload(integer_values(rng, M * 96, 2));
     auto wv = integer_values(rng, 64 * 96, 2);
@@ -307,7 +315,7 @@ TEST(NonFinite, NanAndInfInWReachDxAsInTheDenseReference) {
       EXPECT_GT(nan, 0u);
       EXPECT_LT(nan, M * 64 / 4);  // the NaN stays in x̄_1 of type-1 rows (and wherever the Inf meets it)
     }
-  }
+  });
   set_backward_engines({});
 }
 
