@@ -200,20 +200,23 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   calibrate_forward(plan, batch, X, W, Y, D, F, q, M);
   gpu::BackwardEngines engines;
   {
-    const gpu::TileEngine options[3] = {gpu::TileEngine::wgmma, gpu::TileEngine::wgmma_many,
-                                        gpu::TileEngine::wgmma_many_lean};
-    double tx[3], tw[3];
-    for (int e = 0; e < 3; ++e) {
+    // cublas_batched: the complete-graph law's strided-batched cuBLAS GEMMs (batched_law.hpp); the
+    // bench's rows are that law with cyclic types, so it applies to every training row.
+    const gpu::TileEngine options[4] = {gpu::TileEngine::wgmma, gpu::TileEngine::wgmma_many,
+                                        gpu::TileEngine::wgmma_many_lean, gpu::TileEngine::cublas_batched};
+    double tx[4], tw[4];
+    for (int e = 0; e < 4; ++e) {
       gpu::set_backward_engines({options[e], options[e]});
       GraphCall gx(s_, [&](cudaStream_t s) { gpu::backward_dx(batch, dY.m(), W.m(), dX.m(), s); });
       GraphCall gw(s_, [&](cudaStream_t s) { gpu::backward_dw(batch, X.m(), dY.m(), dW.m(), s); });
       tx[e] = timer_->alone(gx, false, 10).median;
       tw[e] = timer_->alone(gw, false, 10).median;
     }
-    engines = {options[std::min_element(tx, tx + 3) - tx], options[std::min_element(tw, tw + 3) - tw]};
+    engines = {options[std::min_element(tx, tx + 4) - tx], options[std::min_element(tw, tw + 4) - tw]};
     gpu::set_backward_engines(engines);
-    std::printf("  backward %s: dX wg %.1f wm %.1f wl %.1f us, dW wg %.1f wm %.1f wl %.1f us\n", name.c_str(), tx[0],
-                tx[1], tx[2], tw[0], tw[1], tw[2]);
+    std::printf("  backward %s: dX wg %.1f wm %.1f wl %.1f cb %.1f us, dW wg %.1f wm %.1f wl %.1f cb %.1f us%s\n",
+                name.c_str(), tx[0], tx[1], tx[2], tx[3], tw[0], tw[1], tw[2], tw[3],
+                gpu::batched_backward_applies(batch) ? "" : " (cb: no batched form, wm ran)");
     GraphCall as(s_, alg_seq), ap(s_, alg_par), ds(s_, dense_seq), dp(s_, dense_par);
     const double t_as = timer_->alone(as, false, 10).median, t_ap = timer_->alone(ap, false, 10).median;
     const double t_ds = timer_->alone(ds, false, 10).median, t_dp = timer_->alone(dp, false, 10).median;
@@ -251,7 +254,10 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   const double by = 2.0 * (3.0 * wb + 3.0 * double(M) * D + 3.0 * double(M) * F);
   const auto e = gpu::find_calibration(D, F, q, M);
   auto engine_name = [](gpu::TileEngine x) {
-    return x == gpu::TileEngine::wgmma_many ? "wm" : x == gpu::TileEngine::wgmma_many_lean ? "wl" : "wg";
+    return x == gpu::TileEngine::wgmma_many        ? "wm"
+           : x == gpu::TileEngine::wgmma_many_lean ? "wl"
+           : x == gpu::TileEngine::cublas_batched  ? "cb"
+                                                   : "wg";
   };
   const std::string variant = (e ? gpu::tile_name(e->tiles) : std::string("default")) + "+dX-" +
                               engine_name(engines.dx) + "+dW-" + engine_name(engines.dw);

@@ -9,8 +9,10 @@
 #include <tuple>
 #include <vector>
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include "batched_law.hpp"
 #include "qalg/gpu/kernels.hpp"
 #include "work_list.hpp"
 
@@ -96,6 +98,13 @@ struct DeviceBatch::Impl {
   // backward(): the second stream and the fork/join events, created on first use.
   cudaStream_t side = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
+  // cublas_batched (batched_law.hpp): dX's and dW's GEMMs, built with `batched_built` under the
+  // mutex on first use; one cuBLAS handle per product, so that backward() running them on two
+  // streams at once never shares a handle's workspace.
+  bool batched_built = false;
+  std::vector<detail::StridedGemm> batched_dx, batched_dw;
+  cublasHandle_t blas_dx = nullptr, blas_dw = nullptr;
+  void* blas_workspace[2] = {nullptr, nullptr};  // their own workspaces (cublasSetWorkspace), so graph capture never allocates
   ~Impl();
 };
 

@@ -139,6 +139,10 @@ DeviceBatch::DeviceBatch(const DevicePlan& plan, std::vector<uint32_t> type_of_r
 DeviceBatch::~DeviceBatch() = default;
 
 DeviceBatch::Impl::~Impl() {
+  if (blas_dx) cublasDestroy(blas_dx);
+  if (blas_dw) cublasDestroy(blas_dw);
+  for (void* w : blas_workspace)
+    if (w) cudaFree(w);
   if (fork) cudaEventDestroy(fork);
   if (join) cudaEventDestroy(join);
   if (side) cudaStreamDestroy(side);

@@ -222,10 +222,13 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_lean) return "wl" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::cublas_batched) return "cublas-batched";
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "w" + std::to_string(t.warps);
 }
 
 void set_forward_tiles(TileConfig t) {
+  if (t.engine == TileEngine::cublas_batched)
+    throw std::invalid_argument("set_forward_tiles: cublas_batched is an engine of dX and dW (set_backward_engines), not a forward tile");
   if (t.engine == TileEngine::wgmma_ws_types) {
     std::string names;
     for (const TileConfig& c : compiled_type_group_tiles()) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cuda_conformance.hpp"
+#include "qalg/gpu/lowering.hpp"
 #include "qalg/gpu/table_data.hpp"
 #include "gpu/table_builders.hpp"
 
@@ -144,6 +145,43 @@ TEST(SplitK, BackwardOnEveryPathAndEngine) {
   set_backward_engines({});
   run_conformance({"complete:8/f32-split", complete_table(8), same(8, 24), same(8, 40)}, DType::f32, true, 2048, seed++,
                   kGradX | kGradW);
+}
+
+// cublas_batched (gpu/cuda/batched_law.hpp): dX and dW of the complete-graph law as strided-batched
+// cuBLAS GEMMs where the widths are equal and the rows cyclic with q | M (random mode), against the
+// reference; where they are not (unequal widths, explicit random types, Q_2 ⊗ Q_2, M not a
+// multiple of q, FP32) the engine falls back to the wgmma_many kernels, also checked.
+TEST(BatchedLaw, CublasBackwardMatchesTheReference) {
+  {
+    DevicePlan c32(lower_table(complete_table(32), same(32, 64), same(32, 24)));
+    DeviceBatch cyc(c32, cyclic_types(2048, 32)), odd(c32, cyclic_types(2047, 32));
+    DeviceBatch iv(c32, interval_types(2048, 32, 64));
+    EXPECT_TRUE(batched_backward_applies(cyc));
+    EXPECT_TRUE(batched_backward_applies(iv));
+    EXPECT_FALSE(batched_backward_applies(odd));
+    DevicePlan q22(lower_table(q2_power(2), same(4, 16), same(4, 16)));
+    DeviceBatch b22(q22, cyclic_types(64, 4));
+    EXPECT_FALSE(batched_backward_applies(b22));
+  }
+  set_backward_engines({TileEngine::cublas_batched, TileEngine::cublas_batched});
+  uint64_t seed = 900;
+  for (bool integer : {true, false}) {
+    run_conformance({"complete:32/30B-up-cb", complete_table(32), same(32, 64), same(32, 24)}, DType::bf16, integer,
+                    2048, seed++, kGradX | kGradW);
+    run_conformance({"complete:32/30B-down-cb", complete_table(32), same(32, 24), same(32, 64)}, DType::f16, integer,
+                    2048, seed++, kGradX | kGradW);
+    run_conformance({"complete:8/odd-cb", complete_table(8), same(8, 20), same(8, 12)}, DType::bf16, integer, 96,
+                    seed++, kGradX | kGradW);
+    run_conformance({"complete:4/unequal-cb", complete_table(4), {16, 32, 8, 64}, {24, 8, 40, 16}}, DType::bf16,
+                    integer, 400, seed++, kGradX | kGradW);
+    run_conformance({"Q2^2/cb", q2_power(2), same(4, 48), same(4, 136)}, DType::bf16, integer, 512, seed++,
+                    kGradX | kGradW);
+    run_conformance({"complete:8/rows-not-multiple-cb", complete_table(8), same(8, 64), same(8, 64)}, DType::bf16,
+                    integer, 2047, seed++, kGradX | kGradW);
+  }
+  run_conformance({"complete:8/f32-cb", complete_table(8), same(8, 24), same(8, 40)}, DType::f32, false, 512, seed++,
+                  kGradX | kGradW);
+  set_backward_engines({});
 }
 
 // Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.

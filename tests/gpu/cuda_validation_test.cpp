@@ -70,11 +70,16 @@ TEST_F(Fixture, NullAndMisalignedPointersAreRefused) {
                 .find("workspace"), std::string::npos);
 }
 
-// The backward engines are the two wgmma kernels; any other engine is refused with its number.
-TEST(BackwardEngines, OnlyTheWgmmaKernelsAreAccepted) {
+// The backward engines are the three wgmma kernels and cublas_batched; any other engine is refused
+// with its number, and cublas_batched is refused as a forward tile.
+TEST(BackwardEngines, OnlyTheWgmmaKernelsAndCublasBatchedAreAccepted) {
   const std::string m = error_of([] { set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_ws}); });
-  EXPECT_NE(m.find("set_backward_engines: dX and dW run on wgmma, wgmma_many or wgmma_many_lean, got engine 2"), std::string::npos) << m;
-  EXPECT_EQ(backward_engines().dw, TileEngine::wgmma_many);  // the refused call changed nothing
+  EXPECT_NE(m.find("set_backward_engines: dX and dW run on wgmma, wgmma_many, wgmma_many_lean or cublas_batched, got engine 2"),
+            std::string::npos) << m;
+  EXPECT_NE(error_of([] { set_forward_tiles({64, 128, 4, TileEngine::cublas_batched}); })
+                .find("cublas_batched is an engine of dX and dW"),
+            std::string::npos);
+  EXPECT_EQ(backward_engines().dw, TileEngine::cublas_batched);  // the refused call changed nothing (the default)
   set_backward_engines({TileEngine::wgmma, TileEngine::wgmma_many});
   EXPECT_EQ(backward_engines().dx, TileEngine::wgmma);
   set_backward_engines({});
@@ -92,10 +97,13 @@ TEST_F(Fixture, BackwardChecksEverythingBeforeItRuns) {
 
 // backward() (dW on the batch's second stream) gives bit for bit what backward_dx + backward_dw
 // give, eagerly and replayed from a CUDA graph, with split-K tiles among them (M = 2048 rows:
-// W̄_jj and x̄_i are split) and on both widths paths (24: mma.sync; 64/72: wgmma).
+// W̄_jj and x̄_i are split) and on both widths paths (24: mma.sync; 64/72: wgmma); and the same
+// with cublas_batched (its GEMMs on the batch's two cuBLAS handles, captured into the graph).
 TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
   std::mt19937_64 rng(11);
+  for (TileEngine e : {TileEngine::wgmma_many, TileEngine::cublas_batched})
   for (const auto& [s, r] : std::vector<std::pair<uint32_t, uint32_t>>{{24, 64}, {64, 24}, {72, 64}}) {
+    set_backward_engines({e, e});
     const uint32_t q = 8, M = 2048, K = q * s, N = q * r;
     DevicePlan plan(lower_table(complete_table(q), std::vector<uint32_t>(q, s), std::vector<uint32_t>(q, r)));
     DeviceBatch batch(plan, cyclic_types(M, q));
@@ -128,6 +136,7 @@ TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
     cudaGraphDestroy(graph);
     cudaStreamDestroy(st);
   }
+  set_backward_engines({});
 }
 
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {
@@ -320,7 +329,8 @@ TEST(NonFinite, NanAndInfInWReachDxAsInTheDenseReference) {
     DevFloats rx(M * 64);
     ref.grad_x(types, dY.view(), W.view(), rx.p);
     const auto rv = rx.download();
-    for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean}) {
+    for (TileEngine e : {TileEngine::wgmma, TileEngine::wgmma_many, TileEngine::wgmma_many_lean,
+                         TileEngine::cublas_batched}) {  // M = 36: cuBLAS's GEMMs; 37: the kernel fallback
       set_backward_engines({e, TileEngine::wgmma_many});
       dX.poison();
       backward_dx(batch, dY.view(), W.view(), dX.view());

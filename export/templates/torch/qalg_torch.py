@@ -140,7 +140,9 @@ class KernelPackage:
                 # the extension: a second runtime whose locale was never set up, so the first
                 # integer streamed into an error message (ostream::_M_insert<long>) crashed
                 # inside a codecvt facet (test_binding_checks_are_named, SIGSEGV).
-                extra_ldflags=_compile_cxx20(d, build_dir) + [p for p in [_process_libstdcxx()] if p],
+                # -lcublas: the cublas_batched engine of dX and dW (batched_law.hpp); the process
+                # already has torch's libcublas loaded, which this binds to.
+                extra_ldflags=_compile_cxx20(d, build_dir) + [p for p in [_process_libstdcxx()] if p] + ["-lcublas"],
                 build_directory=build_dir,
                 extra_cuda_cflags=["-O3", "-Xcompiler", "-fvisibility=hidden", "--expt-relaxed-constexpr",
                                    "-U__CUDA_NO_HALF_OPERATORS__",

@@ -157,9 +157,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // of wmr, so 3-6 CTAs share an SM (the peer's autotuned 64x64 tiles run ~7 per SM).
 // wgmma_ws_lean = the warp-specialised kernel with fewer stages (tiles "wsl"): 4 CTAs per SM at
 // 64x64, 3 at 64x128 and 64x192, 2 at 128x128 (2 stages), where wgmma_ws runs 1-3.
+// cublas_batched (dX and dW only, not a forward tile): the complete-graph law's backward as two
+// strided-batched cuBLAS GEMMs per product (gpu/cuda/batched_law.hpp says why and how).
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
-  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8
+  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -179,15 +181,21 @@ std::vector<TileConfig> compiled_forward_tiles();
 std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
 
 // The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
-// tile, 3-stage pipeline, several per SM; the default, faster on every measured shape),
+// tile, 3-stage pipeline, several per SM; the fastest kernel on every measured shape),
 // wgmma_many_lean (the same with 2 stages, 4-6 CTAs per SM) or wgmma (persistent CTAs; for widths
-// <= 32 the mma.sync 64x32 tiles, where the other two run 64-wide wgmma tiles).
+// <= 32 the mma.sync 64x32 tiles, where the other two run 64-wide wgmma tiles), or
+// cublas_batched (the default): strided-batched cuBLAS GEMMs where batched_backward_applies(batch)
+// and the dtype is bf16 or f16, wgmma_many otherwise.
 // Process-wide, like set_forward_tiles; any other engine is refused (std::invalid_argument).
 struct BackwardEngines {
-  TileEngine dx = TileEngine::wgmma_many, dw = TileEngine::wgmma_many;
+  TileEngine dx = TileEngine::cublas_batched, dw = TileEngine::cublas_batched;
 };
 void set_backward_engines(BackwardEngines e);
 BackwardEngines backward_engines();
+// True when the batch's plan is the complete-graph law (every B(i, j) = {i, j}, coefficients 1)
+// with equal widths and its rows have a closed form with q | M (cyclic or interval types): then
+// cublas_batched runs dX and dW as strided-batched GEMMs. Computed once per batch.
+bool batched_backward_applies(const DeviceBatch& batch);
 
 // Experimental, off by default (fifth session: compiled and conformance-tested, not yet timed): the
 // wgmma kernels (tiles wg, wm, wmr, wl; dX and dW) compute row indices from the batch's closed form

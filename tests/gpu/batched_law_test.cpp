@@ -1,0 +1,146 @@
+// The strided-batched backward of the complete-graph law (gpu/cuda/batched_law.hpp), run through a
+// CPU emulator of cublasGemmStridedBatchedEx's column-major definition, against the dense
+// reference's X̄ and W̄ (which read the table, never the plan), exactly on integer inputs.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/batched_law.hpp"
+#include "list_emulator.hpp"
+#include "property.hpp"
+#include "qalg/gpu/dense_reference.hpp"
+#include "qalg/gpu/lowering.hpp"
+#include "random_cases.hpp"
+#include "table_builders.hpp"
+
+namespace {
+using qalg::gpu::DenseReference;
+using qalg::gpu::KernelPlan;
+using qalg::gpu::lower_table;
+using qalg::gpu::RowMatrix;
+using qalg::gpu::TableData;
+using qalg::gpu::detail::batched_backward;
+using qalg::gpu::detail::diagonal_plus_row_law;
+using qalg::gpu::detail::Operand;
+using qalg::gpu::detail::row_formula;
+using qalg::gpu::detail::StridedGemm;
+
+// cuBLAS's definition, element by element: C_b(i, j) = Σ_l op(A_b)(i, l) op(B_b)(l, j), column-major
+// storage at x_off + b·sx + row + col·ldx. Every index is bounds-checked against its operand, so a
+// wrong stride fails here rather than reading a neighbour.
+struct Operands {
+  std::vector<double>* buf[5];
+  std::vector<double>& operator[](Operand o) { return *buf[int(o)]; }
+};
+double& at(std::vector<double>& v, uint64_t e) {
+  if (e >= v.size()) throw std::out_of_range("element " + std::to_string(e) + " of " + std::to_string(v.size()));
+  return v[e];
+}
+void run(const StridedGemm& g, Operands ops) {
+  for (uint32_t b = 0; b < g.batch; ++b)
+    for (uint32_t j = 0; j < g.n; ++j)
+      for (uint32_t i = 0; i < g.m; ++i) {
+        double v = 0;
+        for (uint32_t l = 0; l < g.k; ++l) {
+          const uint64_t ea = g.a_off + b * g.sa + (g.ta ? l + uint64_t(i) * g.lda : i + uint64_t(l) * g.lda);
+          const uint64_t eb = g.b_off + b * g.sb + (g.tb ? j + uint64_t(l) * g.ldb : l + uint64_t(j) * g.ldb);
+          v += at(ops[g.a], ea) * at(ops[g.b], eb);
+        }
+        at(ops[g.c], g.c_off + b * g.sc + i + uint64_t(j) * g.ldc) = v;
+      }
+}
+
+std::vector<double> flat(const RowMatrix<double>& m) { return std::vector<double>(m.data(), m.data() + m.size()); }
+
+// dX and dW of one case through the descriptors and the emulator; "" when both equal the reference.
+std::string check(const TableData& t, uint32_t s, uint32_t r, const std::vector<uint32_t>& types, std::mt19937_64& rng) {
+  const uint32_t q = *t.slot_grid;
+  const KernelPlan p = lower_table(t, std::vector<uint32_t>(q, s), std::vector<uint32_t>(q, r));
+  DenseReference ref(t, std::vector<uint32_t>(q, s), std::vector<uint32_t>(q, r));
+  std::vector<uint32_t> type_begin, rows;
+  qalg::gpu::test::grouped_rows(types, q, type_begin, rows);
+  const auto f = row_formula(rows, type_begin);
+  const uint64_t M = types.size();
+  const auto gx = batched_backward(p, f, M, true), gw = batched_backward(p, f, M, false);
+  if (gx.size() != 2 || gw.size() != 2) return "no batched form";
+  const auto X = qalg::gpu::test::integer_matrix<double>(rng, Eigen::Index(M), ref.K());
+  const auto W = qalg::gpu::test::integer_matrix<double>(rng, ref.K(), ref.N());
+  const auto dY = qalg::gpu::test::integer_matrix<double>(rng, Eigen::Index(M), ref.N());
+  std::vector<double> x = flat(X), w = flat(W), dy = flat(dY);
+  std::vector<double> dx(M * ref.K(), 1e300), dw(ref.K() * ref.N(), 1e300);  // unwritten elements show
+  Operands ops{{&x, &w, &dy, &dx, &dw}};
+  try {
+    for (const StridedGemm& g : gx) run(g, ops);
+    for (const StridedGemm& g : gw) run(g, ops);
+  } catch (const std::out_of_range& e) {
+    return std::string("out of bounds: ") + e.what();
+  }
+  if (dx != flat(ref.backward_input(dY, W, types))) return "dX differs";
+  if (dw != flat(ref.backward_weight(X, dY, types))) return "dW differs";
+  return "";
+}
+
+std::vector<uint32_t> cyclic(uint32_t M, uint32_t q) {
+  std::vector<uint32_t> t(M);
+  for (uint32_t p = 0; p < M; ++p) t[p] = p % q;
+  return t;
+}
+std::vector<uint32_t> intervals(uint32_t M, uint32_t q) {
+  std::vector<uint32_t> t(M);
+  for (uint32_t p = 0; p < M; ++p) t[p] = p / (M / q);
+  return t;
+}
+
+TEST(BatchedLaw, CompleteGraphLawIsRecognised) {
+  for (uint32_t q : {1u, 2u, 3u, 8u}) {
+    EXPECT_TRUE(diagonal_plus_row_law(lower_table(qalg::gpu::test::complete_table(q), std::vector<uint32_t>(q, 8),
+                                                  std::vector<uint32_t>(q, 24))))
+        << q;
+  }
+  // unequal widths, another law (Q_2 ⊗ Q_2), rescaled coefficients: not this form
+  EXPECT_FALSE(diagonal_plus_row_law(lower_table(qalg::gpu::test::complete_table(3), {8, 8, 16}, {8, 8, 8})));
+  const TableData q2 = qalg::gpu::test::complete_table(2);
+  EXPECT_FALSE(diagonal_plus_row_law(lower_table(qalg::gpu::test::tensor_table(q2, q2), std::vector<uint32_t>(4, 8),
+                                                 std::vector<uint32_t>(4, 8))));
+  const TableData c3 = qalg::gpu::test::complete_table(3);
+  std::vector<qalg::gpu::Fraction> lambda(c3.dim, {1, 1});
+  lambda[0] = {2, 1};  // e_0 scaled: e_0 e_0 = 2 e_0 in the new basis, coefficient 2
+  EXPECT_FALSE(diagonal_plus_row_law(lower_table(qalg::gpu::test::rescaled_table(c3, lambda),
+                                                 std::vector<uint32_t>(3, 8), std::vector<uint32_t>(3, 8))));
+}
+
+// Cyclic and interval types, one row per type included, widths 1..24: dX and dW exact.
+QALG_PROPERTY(BatchedLaw, EmulatedGemmsAreTheReferenceGradients) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  const uint32_t q = pick(1, 5), c = pick(1, 4), s = pick(1, 24), r = pick(1, 24);
+  const auto types = rng() % 2 ? cyclic(q * c, q) : intervals(q * c, q);
+  PROP_ASSERT_EQ(check(qalg::gpu::test::complete_table(q), s, r, types, rng), std::string());
+}
+
+// The Qwen3-30B expert's widths at q = 32 (s = 64, r = 24), cyclic types, 4 rows each.
+TEST(BatchedLaw, ExpertShape) {
+  std::mt19937_64 rng(5);
+  EXPECT_EQ(check(qalg::gpu::test::complete_table(32), 64, 24, cyclic(128, 32), rng), "");
+  EXPECT_EQ(check(qalg::gpu::test::complete_table(32), 24, 64, intervals(128, 32), rng), "");
+}
+
+// No closed form for the rows (uneven counts, or a shuffled order), or M not q·c: no batched form.
+TEST(BatchedLaw, RowsWithoutClosedFormAreRefused) {
+  const uint32_t q = 4;
+  const KernelPlan p = lower_table(qalg::gpu::test::complete_table(q), std::vector<uint32_t>(q, 8),
+                                   std::vector<uint32_t>(q, 8));
+  std::vector<uint32_t> type_begin, rows;
+  auto types = cyclic(12, q);
+  std::swap(types[0], types[5]);  // row 0 becomes type 1: the grouped list no longer starts at 0
+  qalg::gpu::test::grouped_rows(types, q, type_begin, rows);
+  EXPECT_TRUE(batched_backward(p, row_formula(rows, type_begin), 12, true).empty());
+  qalg::gpu::test::grouped_rows(cyclic(13, q), q, type_begin, rows);  // 4, 3, 3, 3 rows
+  EXPECT_TRUE(batched_backward(p, row_formula(rows, type_begin), 13, false).empty());
+  qalg::gpu::test::grouped_rows(cyclic(12, q), q, type_begin, rows);
+  EXPECT_EQ(batched_backward(p, row_formula(rows, type_begin), 12, false).size(), 2u);
+  EXPECT_TRUE(batched_backward(p, row_formula(rows, type_begin), 16, false).empty());  // M ≠ q·c
+}
+}  // namespace
