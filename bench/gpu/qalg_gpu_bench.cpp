@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|training|train30|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|training|train30|peerlost|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -78,6 +78,11 @@ int main(int argc, char** argv) {
         b.training(name + "/up", D, F, 2048, 32);
         b.training(name + "/down", F, D, 2048, 32);
       }
+    }
+    if (o.suite == "peerlost") {  // the projections where the Triton peer is faster (for profilers)
+      b.projection("Qwen3-1.7B", 2048, 6144, 2048, 32, "peerlost");
+      b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "peerlost");
+      b.projection("DeepSeek-V3-expert", 7168, 2048, 2048, 16, "peerlost");
     }
     if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
       b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);
