@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
+  if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
   try {
     Bench b(o);
     b.measure_ceilings();

@@ -102,6 +102,7 @@ struct DeviceBatch::Impl {
   // mutex on first use; one cuBLAS handle per product, so that backward() running them on two
   // streams at once never shares a handle's workspace.
   bool batched_built = false;
+  int law_state = -1;  // forward items from LawGrid (launch_forward.cu law_applies): -1 unknown, 0 no, 1 yes
   std::vector<detail::StridedGemm> batched_dx, batched_dw;
   cublasHandle_t blas_dx = nullptr, blas_dw = nullptr;
   void* blas_workspace[2] = {nullptr, nullptr};  // their own workspaces (cublasSetWorkspace), so graph capture never allocates

@@ -19,6 +19,7 @@ namespace {
 // 16-bit plan with widths that are multiples of 8 (the issue-7 benchmark calibrates per shape).
 std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEngine::wgmma_ws)};
 std::atomic<bool> g_row_formula{false};
+std::atomic<bool> g_law_grid{true};
 
 // The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
 // (64x64, 64x192, 64x256 and 128x256 were dropped in the sixth session: never the calibrated pick
@@ -121,6 +122,29 @@ bool is_compiled_ws_tile(const TileConfig& t) {
 
 bool is_compiled_wg_tile(const TileConfig& t) { return (t.bm == 64 || t.bm == 128) && t.bn == 128; }
 
+// Whether the batch's forward can take its items from the law's closed form (work_list.hpp
+// LawGrid): the complete-graph law, rows in closed form with q | M, and a grid that fits. If so,
+// fills a.law, a.row_formula and list.count (a list with no items: the kernel reads none).
+bool law_applies(const DeviceBatch& b, uint32_t bm, uint32_t bn, bool by_rows, GemmArgs& a, WorkList& list) {
+  auto& impl = b.impl();
+  const KernelPlan& p = b.plan().plan();
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (impl.law_state < 0) {
+      const RowFormula& f = impl.formula;
+      bool ok = diagonal_plus_row_law(p) && f.c != 0 && uint64_t(f.c) * p.q == b.rows();
+      // the largest grid (64-row, 64-column tiles) within a launch's 2^31 - 1 CTAs and 32-bit indices
+      if (ok) ok = uint64_t(p.q) * p.q * ((f.c + 63) / 64) * ((p.output_widths[0] + 63) / 64) < (uint64_t(1) << 31);
+      impl.law_state = ok ? 1 : 0;
+    }
+  }
+  if (!impl.law_state) return false;
+  a.law = law_grid(p.q, p.input_widths[0], p.output_widths[0], impl.formula.c, bm, bn, by_rows);
+  a.row_formula = impl.formula;
+  list.count = a.law.count();
+  return true;
+}
+
 template <typename T>
 void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s) {
   auto& impl = b.impl();
@@ -136,18 +160,24 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
                              t.engine == TileEngine::wgmma_many_rows || t.engine == TileEngine::wgmma_many_lean;
       if (rmax <= 32 && !wg_kernel) t = TileConfig{t.bm, 32, 4};
       const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
+      // The complete-graph law with rows in closed form: the wg_gemm.cuh tiles compute their items
+      // from the index (LawGrid) in the same two orders as the lists they would read.
+      const bool by_rows = t.engine == TileEngine::wgmma_many_rows || t.engine == TileEngine::wgmma_many_lean;
+      WorkList law_list;
+      GemmArgs la = a;
+      const bool law = wg_kernel && law_grid_enabled() && law_applies(b, t.bm, t.bn, by_rows, la, law_list);
       if (t.engine == TileEngine::wgmma) {
-        if (launch_fused_wg<T>(wl, a, t, s)) return;
+        if (launch_fused_wg<T>(law ? law_list : wl, law ? la : a, t, s)) return;
         throw std::invalid_argument("forward: no compiled wgmma tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows) {
-        const WorkList& order =
-            t.engine == TileEngine::wgmma_many ? wl : impl.list(b, ListKind::forward_by_rows, t.bm, t.bn);
-        if (launch_fused_wm<T>(order, a, t, s)) return;
+        const WorkList& order = law ? law_list : !by_rows ? wl : impl.list(b, ListKind::forward_by_rows, t.bm, t.bn);
+        if (launch_fused_wm<T>(order, law ? la : a, t, s)) return;
         throw std::invalid_argument("forward: no compiled many-CTA tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_many_lean) {
-        if (launch_fused_wl<T>(impl.list(b, ListKind::forward_by_rows, t.bm, t.bn), a, t, s)) return;
+        if (launch_fused_wl<T>(law ? law_list : impl.list(b, ListKind::forward_by_rows, t.bm, t.bn), law ? la : a, t, s))
+          return;
         throw std::invalid_argument("forward: no compiled lean many-CTA tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws_types) {
@@ -291,6 +321,8 @@ std::vector<TileConfig> compiled_forward_tiles() {
 }
 
 void set_row_formula(bool on) { g_row_formula = on; }
+void set_law_grid(bool on) { g_law_grid = on; }
+bool law_grid_enabled() { return g_law_grid.load(); }
 bool row_formula_enabled() { return g_row_formula.load(); }
 
 TileConfig forward_tiles() {

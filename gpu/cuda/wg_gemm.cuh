@@ -255,6 +255,21 @@ struct WgCursor {
   bool valid = false;
 };
 
+// Item idx and term ti of the CTA's list, or of the law's closed form (work_list.hpp LawGrid; the
+// forward only: the host sets g.law for nothing else).
+template <int MODE, int BM, int BN>
+__device__ __forceinline__ WorkItem fetch_item(const GemmArgs& g, uint32_t idx) {
+  if constexpr (MODE == kForward)
+    if (g.law.q) return law_item(g.law, idx, BM, BN);
+  return g.items[idx];
+}
+template <int MODE>
+__device__ __forceinline__ Term fetch_term(const GemmArgs& g, const WorkItem& w, uint32_t ti) {
+  if constexpr (MODE == kForward)
+    if (g.law.q) return law_term(g.law, w, ti);
+  return g.terms[w.term_begin + ti];
+}
+
 // MINB > 1 (the "wm" tiles): launched one CTA per item with a small pipeline, so that MINB CTAs
 // share an SM and hide each other's fills and epilogues, the way the Triton peer does (64×64 tiles,
 // 47 % of warps active under Nsight Compute against 15 % for a persistent CTA); MINB also caps the
@@ -280,15 +295,15 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
   auto settle = [&](bool new_item) {
     while (lc.item < count) {
       if (new_item) {
-        lc.w = g.items[lc.item];
+        lc.w = fetch_item<MODE, BM, BN>(g, lc.item);
         lc.term = 0, lc.kk = 0;
         loader.set_item(g, lc.w);
-        if (lc.w.term_count) lc.t = g.terms[lc.w.term_begin];
+        if (lc.w.term_count) lc.t = fetch_term<MODE>(g, lc.w, 0);
         new_item = false;
       }
       while (lc.term < lc.w.term_count) {
         if (lc.kk < lc.t.len) return void(lc.valid = true);
-        if (++lc.term < lc.w.term_count) lc.t = g.terms[lc.w.term_begin + lc.term];
+        if (++lc.term < lc.w.term_count) lc.t = fetch_term<MODE>(g, lc.w, lc.term);
         lc.kk = 0;
       }
       lc.item += gridDim.x;
@@ -315,7 +330,7 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
   uint32_t stage = 0;
 #pragma unroll 1
   for (uint32_t item = blockIdx.x; item < count; item += gridDim.x) {
-    const WorkItem w = g.items[item];
+    const WorkItem w = fetch_item<MODE, BM, BN>(g, item);
     // This thread's two output rows (fragment rows lane/4 and lane/4 + 8 of its warp's 16).
     const uint32_t m0 = wg * 64 + warp * 16 + lane / 4, m1 = m0 + 8;
     uint64_t row0 = 0, row1 = 0;
@@ -325,7 +340,7 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
     float coef = 1.0f;
 #pragma unroll 1
     for (uint32_t ti = 0; ti < w.term_count; ++ti) {
-      const Term t = g.terms[w.term_begin + ti];
+      const Term t = fetch_term<MODE>(g, w, ti);
       if (t.len == 0) continue;
       if (first) {
         coef = t.coef;

@@ -197,6 +197,54 @@ inline RowFormula row_formula(const std::vector<uint32_t>& rows, const std::vect
   return f;
 }
 
+#ifdef __CUDACC__
+#define QALG_HOST_DEVICE __host__ __device__
+#else
+#define QALG_HOST_DEVICE
+#endif
+
+// The forward's work items of the complete-graph law (batched_law.hpp diagonal_plus_row_law: every
+// B(i, j) = {i, j}, coefficients 1) with equal widths s, r and c rows per type in closed form,
+// computed from the item's index instead of read from a list. Why: the one-CTA-per-item kernels
+// (wg_gemm.cuh, tiles wm / wmr / wl) otherwise wait through dependent global loads (item, then
+// term) before their first copy, and with the Qwen3 shapes' 2 × 64-deep reductions that wait is a
+// large part of a CTA's life (seventh session, SASS of wm64x64); the Triton peer computes its
+// tiles from the program id. q = 0: off (the kernels read the list).
+struct LawGrid {
+  uint32_t q = 0, s = 0, r = 0, c = 0;  // groups, widths, rows per type
+  uint32_t mt = 0, nt = 0;              // row tiles per type, column tiles per output group
+  uint32_t by_rows = 0;                 // order: 0 = (group, column tile) outer, type inner; 1 = type outer
+  QALG_HOST_DEVICE uint32_t count() const { return q * mt * q * nt; }
+};
+inline LawGrid law_grid(uint32_t q, uint32_t s, uint32_t r, uint32_t c, uint32_t bm, uint32_t bn, bool by_rows) {
+  return LawGrid{q, s, r, c, (c + bm - 1) / bm, (r + bn - 1) / bn, by_rows ? 1u : 0u};
+}
+// Item idx (< count()) of tiles bm × bn: rows [m_begin, +m_count) of the grouped row list (type i),
+// columns [n_begin, +n_count) (group j); term_begin encodes (i, j) as i · q + j for law_term.
+QALG_HOST_DEVICE inline WorkItem law_item(const LawGrid& L, uint32_t idx, uint32_t bm, uint32_t bn) {
+  uint32_t i, j, mtile, ntile;
+  if (L.by_rows) {
+    const uint32_t im = idx / (L.q * L.nt), rest = idx % (L.q * L.nt);
+    i = im / L.mt, mtile = im % L.mt, j = rest / L.nt, ntile = rest % L.nt;
+  } else {
+    const uint32_t jn = idx / (L.q * L.mt), rest = idx % (L.q * L.mt);
+    j = jn / L.nt, ntile = jn % L.nt, i = rest / L.mt, mtile = rest % L.mt;
+  }
+  WorkItem w;
+  w.m_begin = i * L.c + mtile * bm;
+  w.m_count = L.c - mtile * bm < bm ? L.c - mtile * bm : bm;
+  w.n_begin = j * L.r + ntile * bn;
+  w.n_count = L.r - ntile * bn < bn ? L.r - ntile * bn : bn;
+  w.term_begin = i * L.q + j;
+  w.term_count = i == j ? 1 : 2;
+  return w;
+}
+// Term ti of item w: x_i W_ij, then (j ≠ i) x_j W_jj.
+QALG_HOST_DEVICE inline Term law_term(const LawGrid& L, const WorkItem& w, uint32_t ti) {
+  const uint32_t i = w.term_begin / L.q, j = w.term_begin % L.q, k = ti == 0 ? i : j;
+  return Term{k * L.s, L.s, 1.0f, k == j ? 1u : 0u};
+}
+
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };
 enum Epilogue : int { kStore = 0, kStoreF32 = 1, kDiagAdd = 2, kSiluMul = 3 };
 
@@ -219,6 +267,7 @@ struct GemmArgs {
   uint32_t* arrivals = nullptr;     // split-K: chunks of slot s done so far (0 between calls)
   const ItemGroup* groups = nullptr;  // type-group forward (wst_gemm.cuh)
   const GroupBlock* blocks = nullptr;
+  LawGrid law;  // forward of the wg_gemm.cuh tiles: items from the index where law.q != 0
 };
 
 }  // namespace qalg::gpu::detail

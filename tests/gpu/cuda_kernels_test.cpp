@@ -184,6 +184,34 @@ TEST(BatchedLaw, CublasBackwardMatchesTheReference) {
   set_backward_engines({});
 }
 
+// The wg_gemm.cuh tiles (wg, wm, wmr, wl) on the complete-graph law with rows in closed form take
+// their forward items from the index (work_list.hpp LawGrid; set_law_grid, on by default): cyclic
+// types with q | M (random mode; M = 8 · 37 leaves a partial 64-row tile per type) and the square's
+// interval types, against the reference; and the same tiles with the switch off read the list.
+TEST(LawGrid, WgTilesMatchTheReference) {
+  ASSERT_TRUE(law_grid_enabled());
+  uint64_t seed = 950;
+  for (bool on : {true, false}) {
+    set_law_grid(on);
+    for (const TileConfig& t : compiled_forward_tiles()) {
+      if (t.engine != TileEngine::wgmma && t.engine != TileEngine::wgmma_many &&
+          t.engine != TileEngine::wgmma_many_rows && t.engine != TileEngine::wgmma_many_lean)
+        continue;
+      set_forward_tiles(t);
+      const std::string name = tile_name(t) + (on ? "-law" : "-list");
+      run_conformance({"complete:8/" + name, complete_table(8), same(8, 40), same(8, 192)}, DType::bf16, false, 8 * 37,
+                      seed++, kFwdFused);
+      run_conformance({"complete:8/wide-" + name, complete_table(8), same(8, 128), same(8, 72)}, DType::f16, false,
+                      8 * 80, seed++, kFwdFused);
+      run_conformance({"complete:4/square-" + name, complete_table(4), same(4, 64), same(4, 64)}, DType::bf16, false,
+                      256, seed++, kSquare);
+      if (!on) break;  // the list path: one tile is enough here (every other test runs it)
+    }
+  }
+  set_law_grid(true);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
 // Table files written by `qalg table` (FLINT path), if $QALG_GPU_TABLES names their folder.
 TEST(TableFiles, ForwardAndBackwardOnQalgTables) {
   const char* dir = std::getenv("QALG_GPU_TABLES");

@@ -204,6 +204,13 @@ bool batched_backward_applies(const DeviceBatch& batch);
 void set_row_formula(bool on);
 bool row_formula_enabled();
 
+// The forward of the wg_gemm.cuh tiles (wg, wm, wmr, wl) on the complete-graph law with equal widths
+// and rows in closed form (q | M): each CTA computes its item and terms from its index
+// (work_list.hpp LawGrid) instead of loading them from the work list. On by default;
+// process-wide, like set_row_formula (the bench's QALG_LAW_GRID=0 turns it off to compare).
+void set_law_grid(bool on);
+bool law_grid_enabled();
+
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
 //   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean (absent: mma, the files written before the wgmma kernel existed)

@@ -1,13 +1,20 @@
-// The strided-batched backward of the complete-graph law (gpu/cuda/batched_law.hpp), run through a
-// CPU emulator of cublasGemmStridedBatchedEx's column-major definition, against the dense
-// reference's X̄ and W̄ (which read the table, never the plan), exactly on integer inputs.
+// The complete-graph law's closed forms (every B(i, j) = {i, j}, coefficients 1, equal widths, rows
+// in closed form), checked on the CPU against the dense reference (which reads the table, never the
+// plan), exactly on integer inputs:
+// - the strided-batched backward (gpu/cuda/batched_law.hpp), through an emulator of
+//   cublasGemmStridedBatchedEx's column-major definition;
+// - the forward's work items computed from their index (gpu/cuda/work_list.hpp LawGrid): every
+//   item's terms are the plan's B(i, j), the items cover each output element exactly once, and a
+//   run of them equals the reference forward, in both orders, for any tile shape.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "cuda/batched_law.hpp"
+#include "cuda/work_list.hpp"
 #include "list_emulator.hpp"
 #include "property.hpp"
 #include "qalg/gpu/dense_reference.hpp"
@@ -142,5 +149,80 @@ TEST(BatchedLaw, RowsWithoutClosedFormAreRefused) {
   qalg::gpu::test::grouped_rows(cyclic(12, q), q, type_begin, rows);
   EXPECT_EQ(batched_backward(p, row_formula(rows, type_begin), 12, false).size(), 2u);
   EXPECT_TRUE(batched_backward(p, row_formula(rows, type_begin), 16, false).empty());  // M ≠ q·c
+}
+
+// ---- the forward items in closed form (LawGrid) ----
+using qalg::gpu::detail::law_grid;
+using qalg::gpu::detail::law_item;
+using qalg::gpu::detail::law_term;
+using qalg::gpu::detail::LawGrid;
+using qalg::gpu::detail::Term;
+using qalg::gpu::detail::WorkItem;
+
+// "" when the items of L reproduce the reference forward of cyclic or interval rows.
+std::string check_law_grid(uint32_t q, uint32_t s, uint32_t r, uint32_t c, uint32_t bm, uint32_t bn, bool by_rows, bool cyclic,
+                  std::mt19937_64& rng) {
+  const auto table = qalg::gpu::test::complete_table(q);
+  const KernelPlan p = lower_table(table, std::vector<uint32_t>(q, s), std::vector<uint32_t>(q, r));
+  if (!qalg::gpu::detail::diagonal_plus_row_law(p)) return "not the law";
+  DenseReference ref(table, std::vector<uint32_t>(q, s), std::vector<uint32_t>(q, r));
+  const uint32_t M = q * c;
+  std::vector<uint32_t> types(M), type_begin, rows;
+  for (uint32_t t = 0; t < M; ++t) types[t] = cyclic ? t % q : t / c;
+  qalg::gpu::test::grouped_rows(types, q, type_begin, rows);
+  const auto f = row_formula(rows, type_begin);
+  if (f.c != c) return "no closed form";
+  const LawGrid L = law_grid(q, s, r, c, bm, bn, by_rows);
+  const auto X = qalg::gpu::test::integer_matrix<double>(rng, M, ref.K());
+  const auto W = qalg::gpu::test::integer_matrix<double>(rng, ref.K(), ref.N());
+  RowMatrix<double> Y = RowMatrix<double>::Constant(M, ref.N(), 1e300);
+  RowMatrix<int> covered = RowMatrix<int>::Zero(M, ref.N());
+  for (uint32_t idx = 0; idx < L.count(); ++idx) {
+    const WorkItem w = law_item(L, idx, bm, bn);
+    const uint32_t i = w.m_begin / c, j = w.n_begin / r;
+    // the item's terms are the plan's B(i, j): input offsets, lengths, coefficients
+    std::vector<std::pair<uint32_t, uint32_t>> got, want;
+    for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+      const Term t = law_term(L, w, ti);
+      if (t.coef != 1.0f) return "coefficient";
+      got.emplace_back(t.a, t.len);
+    }
+    for (const auto& pt : p.B(i, j)) want.emplace_back(uint32_t(p.input_offset(pt.input_group)), s);
+    std::sort(got.begin(), got.end());
+    if (got != want) return "terms of item " + std::to_string(idx);
+    for (uint32_t m = 0; m < w.m_count; ++m) {
+      if (w.m_begin + m >= (i + 1) * c) return "rows past the type";
+      const uint32_t row = (w.m_begin + m) / f.c * f.a + (w.m_begin + m) % f.c * f.b;
+      for (uint32_t n = 0; n < w.n_count; ++n) {
+        const uint32_t col = w.n_begin + n;
+        if (col >= (j + 1) * r) return "columns past the group";
+        double v = 0;
+        for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+          const Term t = law_term(L, w, ti);
+          for (uint32_t kk = 0; kk < t.len; ++kk) v += X(row, t.a + kk) * W(t.a + kk, col);
+        }
+        Y(row, col) = v;
+        ++covered(row, col);
+      }
+    }
+  }
+  if (const std::string once = qalg::gpu::test::stored_once(covered); !once.empty()) return once;
+  return qalg::gpu::test::exact_difference(Y, ref.forward(X, W, types));
+}
+
+QALG_PROPERTY(LawGrid, ItemsAreTheReferenceForward) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  const uint32_t q = pick(1, 5), s = pick(1, 12), r = pick(1, 12), c = pick(1, 9);
+  const uint32_t bm = pick(1, 4), bn = pick(1, 5);
+  PROP_ASSERT_EQ(check_law_grid(q, s, r, c, bm, bn, rng() % 2, rng() % 2, rng), std::string());
+}
+
+// The kernels' tiles on a Qwen3-like shape (q = 8): 64-row tiles over 80 rows per type (a partial
+// one), 64/128/192-column tiles over 192-wide groups, both orders.
+TEST(LawGrid, KernelTileShapes) {
+  std::mt19937_64 rng(3);
+  for (uint32_t bn : {64u, 128u, 192u})
+    for (bool by_rows : {false, true}) EXPECT_EQ(check_law_grid(8, 16, 192, 80, 64, bn, by_rows, true, rng), "") << bn;
 }
 }  // namespace
