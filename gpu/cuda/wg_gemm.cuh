@@ -326,8 +326,16 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
     }
     cp_async_commit();
   };
+  // kDeep (the 2-stage many-CTA tiles, "wl"): the prologue fills every stage and a stage is
+  // refilled once its own step's wgmma is done, so the two steps of a Qwen3 item (two 64-deep
+  // terms) are in flight together; the usual ring (STAGES − 1 ahead, refilling the previous
+  // step's stage while this step's wgmma runs) issued the second step only after the first had
+  // landed: two memory round trips per CTA, which is one CTA's whole life in these tiles.
+  // Eighth session, written after the last device call: compiled, NOT yet run on a GPU.
+  constexpr bool kDeep = STAGES == 2 && MINB > 1;
+  constexpr int kAhead = kDeep ? STAGES : STAGES - 1;
 #pragma unroll 1
-  for (int s = 0; s < STAGES - 1; ++s) load_next(s);
+  for (int s = 0; s < kAhead; ++s) load_next(s);
 
   const int wg = threadIdx.x / 128, lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
   const uint32_t smem_base = smem_addr(smem);
@@ -354,7 +362,7 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
       }
 #pragma unroll 1
       for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
-        cp_async_wait<STAGES - 2>();
+        cp_async_wait<kAhead - 1>();  // this step's group (one is committed per step, empty or not)
         fence_proxy_async();
         __syncthreads();
         const uint32_t sa = smem_base + stage * kStage, sb = sa + kABytes;
@@ -369,9 +377,15 @@ __global__ void __launch_bounds__(BM * 2, MINB) wg_gemm_kernel(GemmArgs g, uint3
         wgmma_commit();
         fence_operands(acc);
         first = false;
-        wgmma_wait<1>();  // this thread's share of the previous step's wgmma is done;
-        __syncthreads();  // every warp's is: its stage (A and the shared B tile) may be refilled
-        load_next((stage + STAGES - 1) % STAGES);
+        if constexpr (kDeep) {
+          wgmma_wait<0>();   // this step's wgmma is done in this thread;
+          __syncthreads();   // in every warp: this step's own stage may be refilled
+          load_next(stage);  // with the step STAGES ahead
+        } else {
+          wgmma_wait<1>();  // this thread's share of the previous step's wgmma is done;
+          __syncthreads();  // every warp's is: its stage (A and the shared B tile) may be refilled
+          load_next((stage + STAGES - 1) % STAGES);
+        }
         stage = (stage + 1) % STAGES;
       }
     }
