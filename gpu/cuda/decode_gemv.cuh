@@ -7,12 +7,69 @@
 // how many loads are in flight, not by their bytes. With 32 lanes and one term after the other,
 // the Qwen3-8B FFN decode (19 MB of weights, a 4.7 µs floor) took 34 µs: two or three dependent
 // round trips per term.
+// Ninth session: for the complete-graph law (every B(i, j) = {i, j}, coefficients 1, equal widths)
+// a CTA takes its tile and its two W row ranges from blockIdx and the type (GemmArgs::decode_law),
+// so that its first W loads issue at once instead of after two dependent loads (item, then terms);
+// and the kernel is programmatic-dependent-launch aware: it lets its dependents launch as soon as it
+// starts, and it issues its first batch of W loads BEFORE waiting for the grid it depends on, whose
+// output (x) it reads only after the wait. Launched without the PDL attribute the wait returns at
+// once (PTX ISA griddepcontrol), so one instantiation serves both.
+#include "mbarrier.cuh"
 #include "mma_primitives.cuh"
 #include "work_list.hpp"
 
 namespace qalg::gpu::detail {
 
 constexpr int kGemvThreads = 512, kGemvCols = 64, kGemvLanes = 64;
+
+// PTX griddepcontrol (sm_90): let the grids that depend on this one launch now; wait until the
+// grids this one depends on have completed and their memory is visible.
+__device__ __forceinline__ void grid_launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void grid_dependency_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// The CTA's tile: columns [n_begin, + n_count) and the reduction depth; row(r) maps flat reduction
+// index r < depth to (row of W, coefficient). From the list (items, terms) or, for the law, from
+// the CTA index: output group j = blockIdx / tiles per group, rows i·s + r, then j·s + (r − s).
+struct GemvTile {
+  uint32_t n_begin = 0, n_count = 0, depth = 0;
+  uint32_t term_begin = 0, i = 0, j = 0, s = 0;
+  bool law = false;
+  __device__ __forceinline__ uint32_t row(const GemmArgs& g, uint32_t r, float& c) const {
+    if (law) {
+      c = 1.0f;
+      return r < s ? i * s + r : j * s + (r - s);
+    }
+    uint32_t t = term_begin;  // few terms, a short scan
+    while (r >= g.terms[t].len) r -= g.terms[t++].len;
+    c = g.terms[t].coef;
+    return g.terms[t].a + r;
+  }
+};
+template <int COLS>
+__device__ __forceinline__ GemvTile gemv_tile(const GemmArgs& g) {
+  GemvTile t;
+  const DecodeLaw& L = g.decode_law;
+  if (L.s != 0) {
+    const uint32_t nt = (L.r + COLS - 1) / COLS, tile = blockIdx.x % nt;
+    t.law = true, t.i = L.type, t.j = blockIdx.x / nt, t.s = L.s;
+    t.n_begin = t.j * L.r + tile * COLS;
+    t.n_count = L.r - tile * COLS < COLS ? L.r - tile * COLS : COLS;
+    t.depth = t.i == t.j ? L.s : 2 * L.s;
+    return t;
+  }
+  const WorkItem w = g.items[blockIdx.x];
+  t.n_begin = w.n_begin, t.n_count = w.n_count, t.term_begin = w.term_begin;
+  for (uint32_t k = 0; k < w.term_count; ++k) t.depth += g.terms[w.term_begin + k].len;
+  return t;
+}
 
 // Eight consecutive elements of W as loaded: one 16-byte vector (16-bit types) or two (FP32).
 // Kept raw until every load of a batch is issued: converting right after each load made every
@@ -49,106 +106,14 @@ __device__ __forceinline__ void load8(const T* p, bool full, uint32_t n_left, fl
   }
 }
 
-// args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms).
-// COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
-// leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
-template <typename T, int NB, int EPI, int COLS = kGemvCols>
-__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kGemvCols / COLS))
-    gemv_kernel(GemmArgs g) {
-  constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
-  constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)
-  __shared__ float red[NB][kGemvLanes / kWarpRows][COLS + 1];
-  const WorkItem w = g.items[blockIdx.x];
-  const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
-  const T* x = static_cast<const T*>(g.A);
-  const uint32_t n0 = cg * 8;
-  const bool active = n0 < w.n_count;
-  const uint32_t n_left = active ? w.n_count - n0 : 0;
-  uint32_t depth = 0;
-  for (uint32_t t = 0; t < w.term_count; ++t) depth += g.terms[w.term_begin + t].len;
-  float acc[NB][8] = {};
-  // 16-byte loads for every row when the 8 columns are whole and every row start is aligned.
-  const uint64_t col = uint64_t(w.n_begin) + n0;
-  bool vec = active && n_left >= 8 && (g.ldb * sizeof(T)) % 16 == 0;
-#pragma unroll
-  for (int b = 0; b < NB; ++b)
-    vec = vec && (reinterpret_cast<uintptr_t>(static_cast<const T*>(b == 0 ? g.B0 : g.B1) + col) & 15) == 0;
-  constexpr int kUnroll = 4;  // rows per lane and batch, all loads issued before the first use
-  if (vec) {
-    for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kUnroll) {
-      Raw8<T> wr[NB][kUnroll];
-      T xr[kUnroll];
-      float c[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        uint32_t r = r0 + u * kGemvLanes;
-        const bool in = r < depth;
-        uint32_t row = 0;
-        c[u] = 0.0f;
-        if (in) {  // flat row r → (term, row of W): few terms, a short scan
-          uint32_t t = w.term_begin;
-          while (r >= g.terms[t].len) r -= g.terms[t++].len;
-          row = g.terms[t].a + r;
-          c[u] = g.terms[t].coef;
-        }
-        xr[u] = x[row];  // row 0 when out of range: a valid address, weighted by c = 0
-#pragma unroll
-        for (int b = 0; b < NB; ++b) {
-          const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row) * g.ldb + col;
-#pragma unroll
-          for (int h = 0; h < int(sizeof(T) / 2); ++h) wr[b][u].v[h] = __ldg(reinterpret_cast<const uint4*>(W) + h);
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        const float xv = c[u] * to_float(xr[u]);
-#pragma unroll
-        for (int b = 0; b < NB; ++b) {
-          float wv[8];
-          unpack8(wr[b][u], wv);
-#pragma unroll
-          for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv, wv[i], acc[b][i]);
-        }
-      }
-    }
-  } else if (active) {  // partial or unaligned column groups: element loads
-    constexpr int kSlowUnroll = 1;  // within the register budget of two CTAs per SM
-    for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kSlowUnroll) {
-      float xv[kSlowUnroll], wv[NB][kSlowUnroll][8];
-#pragma unroll
-      for (int u = 0; u < kSlowUnroll; ++u) {
-        uint32_t r = r0 + u * kGemvLanes;
-        const bool in = r < depth;
-        uint32_t row = 0;
-        float c = 0.0f;
-        if (in) {  // flat row r → (term, row of W): few terms, a short scan
-          uint32_t t = w.term_begin;
-          while (r >= g.terms[t].len) r -= g.terms[t++].len;
-          row = g.terms[t].a + r;
-          c = g.terms[t].coef;
-        }
-        xv[u] = in ? c * to_float(x[row]) : 0.0f;
-#pragma unroll
-        for (int b = 0; b < NB; ++b) {
-          const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1);
-          if (in) {
-            load8(W + uint64_t(row) * g.ldb + w.n_begin + n0, n_left >= 8, n_left, wv[b][u]);
-          } else {
-#pragma unroll
-            for (int i = 0; i < 8; ++i) wv[b][u][i] = 0.0f;
-          }
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < kSlowUnroll; ++u)
-#pragma unroll
-        for (int b = 0; b < NB; ++b)
-#pragma unroll
-          for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv[u], wv[b][u][i], acc[b][i]);
-    }
-  }
-  // The lanes of a warp (tid bits above the column group) by shuffles, then the warps through
-  // shared memory.
+// The lanes of a warp (tid bits above the column group) by shuffles, then the warps through
+// shared memory; thread n < n_count stores column n (SiLU(gate)·up for the gated FFN).
+template <typename T, int NB, int EPI, int COLS>
+__device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTile& w, float (&acc)[NB][8],
+                                                 float (&red)[NB][kGemvLanes / (32 / (COLS / 8))][COLS + 1]) {
+  constexpr int kCG = COLS / 8, kWarpRows = 32 / kCG;
+  const int tid = threadIdx.x, lane = tid / kCG;
+  const uint32_t n0 = (tid % kCG) * 8;
 #pragma unroll
   for (int b = 0; b < NB; ++b)
 #pragma unroll
@@ -172,6 +137,173 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kG
     if constexpr (EPI == kSiluMul) v = silu_mul(s[0], s[NB - 1]);
     static_cast<T*>(g.C)[w.n_begin + tid] = from_float<T>(v);
   }
+}
+
+// args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms),
+// or decode_law names the law's widths and the type (items unused).
+// COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
+// leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
+template <typename T, int NB, int EPI, int COLS = kGemvCols>
+__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kGemvCols / COLS))
+    gemv_kernel(GemmArgs g) {
+  constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
+  constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)
+  __shared__ float red[NB][kGemvLanes / kWarpRows][COLS + 1];
+  grid_launch_dependents();
+  const GemvTile w = gemv_tile<COLS>(g);
+  const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
+  const T* x = static_cast<const T*>(g.A);
+  const uint32_t n0 = cg * 8;
+  const bool active = n0 < w.n_count;
+  const uint32_t n_left = active ? w.n_count - n0 : 0;
+  const uint32_t depth = w.depth;
+  float acc[NB][8] = {};
+  // 16-byte loads for every row when the 8 columns are whole and every row start is aligned.
+  const uint64_t col = uint64_t(w.n_begin) + n0;
+  bool vec = active && n_left >= 8 && (g.ldb * sizeof(T)) % 16 == 0;
+#pragma unroll
+  for (int b = 0; b < NB; ++b)
+    vec = vec && (reinterpret_cast<uintptr_t>(static_cast<const T*>(b == 0 ? g.B0 : g.B1) + col) & 15) == 0;
+  constexpr int kUnroll = 4;  // rows per lane and batch, all loads issued before the first use
+  bool waited = false;  // x may be the output of the grid this one depends on (PDL): read it after the wait
+  if (vec) {
+    for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kUnroll) {
+      Raw8<T> wr[NB][kUnroll];
+      T xr[kUnroll];
+      float c[kUnroll];
+      uint32_t row[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const uint32_t r = r0 + u * kGemvLanes;
+        c[u] = 0.0f;
+        row[u] = r < depth ? w.row(g, r, c[u]) : 0;  // row 0 when out of range: valid, weighted by c = 0
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+          const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row[u]) * g.ldb + col;
+#pragma unroll
+          for (int h = 0; h < int(sizeof(T) / 2); ++h) wr[b][u].v[h] = __ldg(reinterpret_cast<const uint4*>(W) + h);
+        }
+      }
+      if (!waited) grid_dependency_wait(), waited = true;
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) xr[u] = x[row[u]];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const float xv = c[u] * to_float(xr[u]);
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+          float wv[8];
+          unpack8(wr[b][u], wv);
+#pragma unroll
+          for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv, wv[i], acc[b][i]);
+        }
+      }
+    }
+  } else if (active) {  // partial or unaligned column groups: element loads
+    grid_dependency_wait();
+    constexpr int kSlowUnroll = 1;  // within the register budget of two CTAs per SM
+    for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kSlowUnroll) {
+      float xv[kSlowUnroll], wv[NB][kSlowUnroll][8];
+#pragma unroll
+      for (int u = 0; u < kSlowUnroll; ++u) {
+        const uint32_t r = r0 + u * kGemvLanes;
+        const bool in = r < depth;
+        float c = 0.0f;
+        const uint32_t row = in ? w.row(g, r, c) : 0;
+        xv[u] = in ? c * to_float(x[row]) : 0.0f;
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+          const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1);
+          if (in) {
+            load8(W + uint64_t(row) * g.ldb + w.n_begin + n0, n_left >= 8, n_left, wv[b][u]);
+          } else {
+#pragma unroll
+            for (int i = 0; i < 8; ++i) wv[b][u][i] = 0.0f;
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kSlowUnroll; ++u)
+#pragma unroll
+        for (int b = 0; b < NB; ++b)
+#pragma unroll
+          for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv[u], wv[b][u][i], acc[b][i]);
+    }
+  }
+  reduce_and_store<T, NB, EPI, COLS>(g, w, acc, red);
+}
+
+// The bulk-copy form (16-bit types, every row segment a multiple of 16 bytes, the tile's W fitting
+// in shared memory): at its start the CTA hands its whole W tile (depth rows × n_count columns of
+// each of the NB matrices) to the copy engine, one cp.async.bulk per row and matrix completing on
+// one mbarrier, then (after the PDL wait) stages c·x of its rows in shared memory, and reduces
+// from shared memory. Why: the register form holds at most 8 rows × 16 bytes per thread in flight
+// (64 KB per 512-thread CTA, 1 CTA per SM for gate/up at 104 registers: the Qwen3-8B gate/up
+// decode ran in two waves and its down projection, 768 rows deep, in three round trips per CTA);
+// here all of a decode's weight bytes (19 MB for the Qwen3-8B FFN) can be in flight at once, and
+// the PDL-launched down projection issues its copies while gate/up still runs.
+// Dynamic shared memory: NB · depth · COLS · sizeof(T) bytes of W, then depth floats of c·x.
+template <typename T, int NB, int EPI, int COLS = kGemvCols>
+__global__ void __launch_bounds__(COLS / 8 * kGemvLanes) gemv_bulk_kernel(GemmArgs g, uint32_t depth_max) {
+  static_assert(sizeof(T) == 2, "bulk decode: 16-bit types");
+  constexpr int kCG = COLS / 8, kWarpRows = 32 / kCG, kThreads = COLS / 8 * kGemvLanes;
+  constexpr uint32_t kPitch = COLS * sizeof(T);  // bytes of one staged W row
+  extern __shared__ __align__(128) unsigned char gemv_smem[];
+  __shared__ float red[NB][kGemvLanes / kWarpRows][COLS + 1];
+  __shared__ uint64_t bar;
+  grid_launch_dependents();
+  const GemvTile w = gemv_tile<COLS>(g);
+  const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
+  const uint32_t depth = w.depth, bytes = w.n_count * uint32_t(sizeof(T));
+  float* xs = reinterpret_cast<float*>(gemv_smem + size_t(NB) * depth_max * kPitch);
+  if (tid == 0) {
+    mbar_init(&bar, 1);
+    mbar_init_fence();
+    mbar_arrive_expect_tx(&bar, NB * depth * bytes);
+  }
+  __syncthreads();
+  for (uint32_t e = tid; e < NB * depth; e += kThreads) {
+    const uint32_t b = e / depth, r = e % depth;
+    float c;
+    const uint32_t row = w.row(g, r, c);
+    const T* src = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row) * g.ldb + w.n_begin;
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                     smem_addr(gemv_smem + (size_t(b) * depth_max + r) * kPitch)),
+                 "l"(src), "r"(bytes), "r"(smem_addr(&bar))
+                 : "memory");
+  }
+  grid_dependency_wait();  // x may be the output of the grid this one depends on (PDL)
+  const T* x = static_cast<const T*>(g.A);
+  for (uint32_t r = tid; r < depth; r += kThreads) {
+    float c;
+    const uint32_t row = w.row(g, r, c);
+    xs[r] = c * to_float(x[row]);
+  }
+  __syncthreads();
+  mbar_wait(&bar, 0);
+  float acc[NB][8] = {};
+  const uint32_t n0 = cg * 8;
+  if (n0 < w.n_count) {
+    constexpr int kUnroll = 4;
+    for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kUnroll) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const uint32_t r = r0 + u * kGemvLanes;
+        if (r >= depth) break;
+        const float xv = xs[r];
+#pragma unroll
+        for (int b = 0; b < NB; ++b) {
+          Raw8<T> raw;
+          raw.v[0] = *reinterpret_cast<const uint4*>(gemv_smem + (size_t(b) * depth_max + r) * kPitch + n0 * sizeof(T));
+          float wv[8];
+          unpack8(raw, wv);
+#pragma unroll
+          for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv, wv[i], acc[b][i]);
+        }
+      }
+    }
+  }
+  reduce_and_store<T, NB, EPI, COLS>(g, w, acc, red);
 }
 
 }  // namespace qalg::gpu::detail

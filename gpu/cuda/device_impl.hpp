@@ -79,6 +79,10 @@ struct DevicePlan::Impl {
   // [decode_begin[i], decode_begin[i+1]); 64-column tiles, and the same with 32-column tiles.
   detail::WorkList decode, decode32;
   std::vector<uint32_t> decode_begin, decode32_begin;
+  // The complete-graph law with equal widths (batched_law.hpp diagonal_plus_row_law): the decode
+  // kernel computes its tiles instead of reading these lists (same tiles, same order).
+  bool decode_law = false;
+  uint32_t decode_depth_max = 0;  // the deepest decode tile's reduction (rows of W), for shared memory
 };
 
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.

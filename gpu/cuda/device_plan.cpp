@@ -99,6 +99,9 @@ DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::mak
           terms.push_back(Term{uint32_t(in_off_[t.input_group]), plan_.input_widths[t.input_group],
                                term_coefficient(t, i, j), 0});
         const uint32_t tc = static_cast<uint32_t>(terms.size()) - tb;
+        uint32_t depth = 0;
+        for (uint32_t t = tb; t < tb + tc; ++t) depth += terms[t].len;
+        impl_->decode_depth_max = std::max(impl_->decode_depth_max, depth);
         for (uint32_t n0 = 0; n0 < plan_.output_widths[j]; n0 += cols)
           items.push_back(WorkItem{0, 1, uint32_t(out_off_[j] + n0),
                                    std::min<uint32_t>(cols, plan_.output_widths[j] - n0), tb, tc, 0.f, 0});
@@ -107,6 +110,7 @@ DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::mak
     begin[q] = static_cast<uint32_t>(items.size());
     (cols == 64 ? impl_->decode : impl_->decode32).upload(items, terms);
   }
+  impl_->decode_law = detail::diagonal_plus_row_law(plan_);
 }
 
 DevicePlan::~DevicePlan() = default;

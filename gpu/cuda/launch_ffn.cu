@@ -1,5 +1,7 @@
 // Entry points of decoding (one row) and the gated FFN (gate/up merged, SiLU, down).
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +12,8 @@ namespace qalg::gpu {
 using namespace detail;
 
 namespace {
+
+std::atomic<bool> g_decode_bulk{true}, g_decode_pdl{true};
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -24,18 +28,81 @@ uint32_t multiprocessors() {
 // 64-column tiles (512 threads each) unless they are fewer than the SMs: then 32-column tiles,
 // twice as many CTAs of 256 threads, so that more SMs issue loads (decoding is bound by loads in
 // flight; the 64 tiles of Qwen3-8B's down projection left half of the H200's 132 SMs idle).
+// after_prior: launched with programmatic dependent launch (PDL) on the kernel before it in the
+// stream (the FFN decode's down projection after gate/up): it starts while that kernel runs, issues
+// its first W loads, and waits in the kernel (griddepcontrol.wait) before it reads x. Why: a decode
+// kernel is a few µs of launch and load latency around well under a µs of bytes (the Qwen3-30B
+// expert's FFN decode, 0.6 MB of weights, took 8.9 µs for its two launches), so the second
+// launch's latency is hidden behind the first's instead of following it.
+// One decode launch of `ctas` CTAs of COLS / 8 · kGemvLanes threads, with PDL when after_prior.
+template <int COLS, typename Kernel, typename... Args>
+void launch_decode(Kernel kernel, uint32_t ctas, size_t smem, bool after_prior, cudaStream_t s, const char* what,
+                   Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(ctas);
+  cfg.blockDim = dim3(COLS / 8 * kGemvLanes);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = s;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = after_prior ? 1 : 0;
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, args...), what);
+}
+template <typename T, int NB, int EPI, int COLS>
+void launch_gemv_grid(uint32_t ctas, GemmArgs a, bool after_prior, cudaStream_t s) {
+  launch_decode<COLS>(gemv_kernel<T, NB, EPI, COLS>, ctas, 0, after_prior, s, "gemv_kernel launch", a);
+}
+
+// The bulk-copy decode (decode_gemv.cuh gemv_bulk_kernel): dynamic shared memory for NB W tiles of
+// depth_max rows × COLS columns and depth_max floats of c·x; used up to kBulkSmem bytes.
+constexpr size_t kBulkSmem = 200 * 1024;
+template <int NB, int COLS>
+size_t bulk_smem_bytes(uint32_t depth_max) {
+  return size_t(NB) * depth_max * COLS * 2 + size_t(depth_max) * sizeof(float);
+}
+template <typename T, int NB, int EPI, int COLS>
+void launch_gemv_bulk(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool after_prior, cudaStream_t s) {
+  auto kernel = gemv_bulk_kernel<T, NB, EPI, COLS>;
+  static const cudaError_t attr =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBulkSmem));
+  check_cuda(attr, "cudaFuncSetAttribute(gemv_bulk_kernel)");
+  launch_decode<COLS>(kernel, ctas, bulk_smem_bytes<NB, COLS>(depth_max), after_prior, s, "gemv_bulk_kernel launch",
+                      a, depth_max);
+}
+
+bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
+
 template <typename T, int NB, int EPI>
-void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s) {
+void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s, bool after_prior = false) {
   const auto& impl = p.impl();
   const uint32_t first = impl.decode_begin[type], count = impl.decode_begin[type + 1] - first;
   if (count == 0) return;
-  if (count < multiprocessors()) {
-    const uint32_t f32 = impl.decode32_begin[type], c32 = impl.decode32_begin[type + 1] - f32;
-    gemv_kernel<T, NB, EPI, 32><<<c32, 32 / 8 * kGemvLanes, 0, s>>>(with_list(a, impl.decode32, f32));
-  } else {
-    gemv_kernel<T, NB, EPI, 64><<<count, kGemvThreads, 0, s>>>(with_list(a, impl.decode, first));
+  if (impl.decode_law) a.decode_law = DecodeLaw{p.plan().input_widths[0], p.plan().output_widths[0], type};
+  const bool narrow = count < multiprocessors();
+  // The bulk form where every copied row segment is whole 16-byte chunks at 16-byte addresses.
+  const bool bulk = g_decode_bulk && is_tensor_core_type<T>() && p.widths_vector_aligned() && a.ldb % 8 == 0 && aligned16(a.B0) &&
+                    (NB == 1 || aligned16(a.B1)) &&
+                    (narrow ? bulk_smem_bytes<NB, 32>(impl.decode_depth_max)
+                            : bulk_smem_bytes<NB, 64>(impl.decode_depth_max)) <= kBulkSmem;
+  if constexpr (is_tensor_core_type<T>()) {
+    if (bulk) {
+      if (narrow) {
+        const uint32_t f32 = impl.decode32_begin[type], c32 = impl.decode32_begin[type + 1] - f32;
+        launch_gemv_bulk<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), impl.decode_depth_max, after_prior, s);
+      } else {
+        launch_gemv_bulk<T, NB, EPI, 64>(count, with_list(a, impl.decode, first), impl.decode_depth_max, after_prior, s);
+      }
+      return;
+    }
   }
-  check_cuda(cudaGetLastError(), "gemv_kernel launch");
+  if (narrow) {
+    const uint32_t f32 = impl.decode32_begin[type], c32 = impl.decode32_begin[type + 1] - f32;
+    launch_gemv_grid<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), after_prior, s);
+  } else {
+    launch_gemv_grid<T, NB, EPI, 64>(count, with_list(a, impl.decode, first), after_prior, s);
+  }
 }
 
 void check_type(const char* call, const DevicePlan& p, uint32_t type) {
@@ -45,6 +112,8 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 }
 
 }  // namespace
+
+void set_decode_engines(bool bulk, bool dependent_launch) { g_decode_bulk = bulk, g_decode_pdl = dependent_launch; }
 
 void decode(const DevicePlan& p, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,
             const DeviceMatrix& y, cudaStream_t stream) {
@@ -120,7 +189,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = h.data;
   dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
-  decode(down, type, h, Wd, y, stream);
+  GemmArgs b;  // the down projection, PDL after gate/up: it reads h only after that grid is done
+  b.A = h.data;
+  b.B0 = Wd.data, b.ldb = down.N();
+  b.C = y.data;
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, g_decode_pdl); });
 }
 
 }  // namespace qalg::gpu

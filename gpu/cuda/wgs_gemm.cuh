@@ -22,6 +22,7 @@
 // enter the sum, not even as 0 · x (W may hold NaN or Inf).
 #include <cuda.h>
 
+#include "mbarrier.cuh"
 #include "row_list.cuh"
 #include "wg_gemm.cuh"
 
@@ -35,23 +36,6 @@ struct StageHeader {
 };
 enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResident = 16, kResRelease = 32 };
 
-__device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n.reg .pred p;\nWAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-      "@!p bra WAIT_%=;\n}\n" ::"r"(smem_addr(bar)),
-      "r"(parity)
-      : "memory");
-}
 // The barrier counts this thread's arrival once all its earlier cp.async copies have landed.
 __device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(smem_addr(bar)) : "memory");
@@ -168,7 +152,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       mbar_init(&empty[s], kConsumers);
     }
     mbar_init(res_full, 1), mbar_init(res_empty, kConsumers);
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    mbar_init_fence();
   }
   __syncthreads();
 

@@ -245,6 +245,12 @@ QALG_HOST_DEVICE inline Term law_term(const LawGrid& L, const WorkItem& w, uint3
   return Term{k * L.s, L.s, 1.0f, k == j ? 1u : 0u};
 }
 
+// Decoding one row of type `type` under the complete-graph law with equal widths s → r
+// (decode_gemv.cuh): the kernel's tiles and terms from the CTA index. s = 0: off (lists).
+struct DecodeLaw {
+  uint32_t s = 0, r = 0, type = 0;
+};
+
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };
 enum Epilogue : int { kStore = 0, kStoreF32 = 1, kDiagAdd = 2, kSiluMul = 3 };
 
@@ -268,6 +274,7 @@ struct GemmArgs {
   const ItemGroup* groups = nullptr;  // type-group forward (wst_gemm.cuh)
   const GroupBlock* blocks = nullptr;
   LawGrid law;  // forward of the wg_gemm.cuh tiles: items from the index where law.q != 0
+  DecodeLaw decode_law;  // decode (gemv_kernel): tiles from the index where decode_law.s != 0
 };
 
 }  // namespace qalg::gpu::detail

@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(G * 128 + 32, MINB)
       mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals
       mbar_init(&empty[s], kConsumers);
     }
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    mbar_init_fence();
   }
   __syncthreads();
 

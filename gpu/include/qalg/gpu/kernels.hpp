@@ -134,7 +134,8 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatrix& X,
                const DeviceMatrix& Wg, const DeviceMatrix& Wu, const DeviceMatrix& Wd,
                const DeviceMatrix& H, const DeviceMatrix& Y, cudaStream_t stream = nullptr);
-// The decode form (one row of type `type`).
+// The decode form (one row of type `type`). The down projection is launched with programmatic
+// dependent launch: it starts while gate/up runs and reads h only once gate/up has finished.
 void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type,
                       const DeviceMatrix& x, const DeviceMatrix& Wg, const DeviceMatrix& Wu,
                       const DeviceMatrix& Wd, const DeviceMatrix& h, const DeviceMatrix& y,
@@ -210,6 +211,20 @@ bool row_formula_enabled();
 // process-wide, like set_row_formula (the bench's QALG_LAW_GRID=0 turns it off to compare).
 void set_law_grid(bool on);
 bool law_grid_enabled();
+
+// Experimental, off by default (ninth session): the warp-specialised streaming tiles (ws, wsl)
+// take their items type outer ((type, row tile) then (group, column tile), the Triton peer's grid
+// order) instead of (group, column tile) outer, so that the CTAs running at one moment share x rows
+// and spread over the W_jj blocks rather than all reading one W_jj block at once. Same items, same
+// sums. Process-wide; the bench's QALG_WS_BY_ROWS=1 turns it on to compare.
+void set_ws_item_order_by_rows(bool on);
+bool ws_item_order_by_rows();
+
+// Decode engines (ninth session), process-wide, both on by default: `bulk` = 16-bit decodes stage
+// each CTA's W tile in shared memory by bulk copies (decode_gemv.cuh gemv_bulk_kernel) where the
+// widths allow (else the register kernel); `dependent_launch` = gated_ffn_decode's down projection
+// by programmatic dependent launch. The bench's QALG_DECODE_BULK=0 / QALG_DECODE_PDL=0 compare.
+void set_decode_engines(bool bulk, bool dependent_launch);
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
