@@ -41,13 +41,15 @@ int main(int argc, char** argv) {
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
-  // QALG_WS_BY_ROWS=1: the ws/wsl tiles walk their items type outer (set_ws_item_order_by_rows).
-  if (const char* v = std::getenv("QALG_WS_BY_ROWS")) qalg::gpu::set_ws_item_order_by_rows(std::string(v) == "1");
-  // QALG_DECODE_BULK=0 / QALG_DECODE_PDL=0: the register decode kernel / no dependent launch.
+  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1: the decode engines.
   {
-    const char* bulk = std::getenv("QALG_DECODE_BULK");
+    const char* st = std::getenv("QALG_DECODE_STAGING");
     const char* pdl = std::getenv("QALG_DECODE_PDL");
-    qalg::gpu::set_decode_engines(!bulk || std::string(bulk) != "0", !pdl || std::string(pdl) != "0");
+    const std::string v = st ? st : "registers";
+    const auto staging = v == "cp_async" ? qalg::gpu::DecodeStaging::cp_async
+                         : v == "bulk"   ? qalg::gpu::DecodeStaging::bulk
+                                         : qalg::gpu::DecodeStaging::registers;
+    qalg::gpu::set_decode_engines(staging, !pdl || std::string(pdl) != "0");
   }
   try {
     Bench b(o);

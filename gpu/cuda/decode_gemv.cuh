@@ -233,19 +233,22 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kG
   reduce_and_store<T, NB, EPI, COLS>(g, w, acc, red);
 }
 
-// The bulk-copy form (16-bit types, every row segment a multiple of 16 bytes, the tile's W fitting
-// in shared memory): at its start the CTA hands its whole W tile (depth rows × n_count columns of
-// each of the NB matrices) to the copy engine, one cp.async.bulk per row and matrix completing on
-// one mbarrier, then (after the PDL wait) stages c·x of its rows in shared memory, and reduces
-// from shared memory. Why: the register form holds at most 8 rows × 16 bytes per thread in flight
-// (64 KB per 512-thread CTA, 1 CTA per SM for gate/up at 104 registers: the Qwen3-8B gate/up
-// decode ran in two waves and its down projection, 768 rows deep, in three round trips per CTA);
-// here all of a decode's weight bytes (19 MB for the Qwen3-8B FFN) can be in flight at once, and
-// the PDL-launched down projection issues its copies while gate/up still runs.
-// Dynamic shared memory: NB · depth · COLS · sizeof(T) bytes of W, then depth floats of c·x.
+// The staged form (16-bit types, every row segment a multiple of 16 bytes, the tile's W fitting
+// in shared memory): at its start the CTA copies its whole W tile (depth rows × n_count columns of
+// each of the NB matrices) into shared memory, then (after the PDL wait) stages c·x of its rows in
+// shared memory, and reduces from shared memory. Why: the register form holds at most 8 rows ×
+// 16 bytes per thread in flight (64 KB per 512-thread CTA, 1 CTA per SM for gate/up at 104
+// registers: the Qwen3-8B gate/up decode ran in two waves and its down projection, 768 rows deep,
+// in three round trips per CTA); staged, all of a decode's weight bytes (19 MB for the Qwen3-8B
+// FFN) can be in flight at once, and the PDL-launched down projection issues its copies while
+// gate/up still runs. Two copy paths (`bulk`): one cp.async.bulk per row and matrix completing on
+// one mbarrier (the copy engine), or 16-byte cp.async by every thread (measured first on the H200:
+// the bulk path was slower than the register form on every FFN decode, 12.1 against 9.5 µs for
+// Qwen3-1.7B; 64- and 128-byte copies are too small for the copy engine to pay).
+// Dynamic shared memory: NB · depth_max · COLS · sizeof(T) bytes of W, then depth_max floats of c·x.
 template <typename T, int NB, int EPI, int COLS = kGemvCols>
-__global__ void __launch_bounds__(COLS / 8 * kGemvLanes) gemv_bulk_kernel(GemmArgs g, uint32_t depth_max) {
-  static_assert(sizeof(T) == 2, "bulk decode: 16-bit types");
+__global__ void __launch_bounds__(COLS / 8 * kGemvLanes) gemv_staged_kernel(GemmArgs g, uint32_t depth_max, uint32_t bulk) {
+  static_assert(sizeof(T) == 2, "staged decode: 16-bit types");
   constexpr int kCG = COLS / 8, kWarpRows = 32 / kCG, kThreads = COLS / 8 * kGemvLanes;
   constexpr uint32_t kPitch = COLS * sizeof(T);  // bytes of one staged W row
   extern __shared__ __align__(128) unsigned char gemv_smem[];
@@ -256,21 +259,33 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes) gemv_bulk_kernel(GemmAr
   const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
   const uint32_t depth = w.depth, bytes = w.n_count * uint32_t(sizeof(T));
   float* xs = reinterpret_cast<float*>(gemv_smem + size_t(NB) * depth_max * kPitch);
-  if (tid == 0) {
-    mbar_init(&bar, 1);
-    mbar_init_fence();
-    mbar_arrive_expect_tx(&bar, NB * depth * bytes);
-  }
-  __syncthreads();
-  for (uint32_t e = tid; e < NB * depth; e += kThreads) {
-    const uint32_t b = e / depth, r = e % depth;
-    float c;
-    const uint32_t row = w.row(g, r, c);
-    const T* src = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row) * g.ldb + w.n_begin;
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
-                     smem_addr(gemv_smem + (size_t(b) * depth_max + r) * kPitch)),
-                 "l"(src), "r"(bytes), "r"(smem_addr(&bar))
-                 : "memory");
+  if (bulk) {
+    if (tid == 0) {
+      mbar_init(&bar, 1);
+      mbar_init_fence();
+      mbar_arrive_expect_tx(&bar, NB * depth * bytes);
+    }
+    __syncthreads();
+    for (uint32_t e = tid; e < NB * depth; e += kThreads) {
+      const uint32_t b = e / depth, r = e % depth;
+      float c;
+      const uint32_t row = w.row(g, r, c);
+      const T* src = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row) * g.ldb + w.n_begin;
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                       smem_addr(gemv_smem + (size_t(b) * depth_max + r) * kPitch)),
+                   "l"(src), "r"(bytes), "r"(smem_addr(&bar))
+                   : "memory");
+    }
+  } else {  // 16-byte chunks, consecutive threads along a row: a warp copies 512 contiguous bytes
+    const uint32_t per_row = w.n_count / 8;
+    for (uint32_t e = tid; e < NB * depth * per_row; e += kThreads) {
+      const uint32_t b = e / (depth * per_row), rest = e % (depth * per_row), r = rest / per_row, ch = rest % per_row;
+      float c;
+      const uint32_t row = w.row(g, r, c);
+      const T* src = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row) * g.ldb + w.n_begin + ch * 8;
+      cp_async16(gemv_smem + (size_t(b) * depth_max + r) * kPitch + ch * 16, src, true);
+    }
+    cp_async_commit();
   }
   grid_dependency_wait();  // x may be the output of the grid this one depends on (PDL)
   const T* x = static_cast<const T*>(g.A);
@@ -279,8 +294,12 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes) gemv_bulk_kernel(GemmAr
     const uint32_t row = w.row(g, r, c);
     xs[r] = c * to_float(x[row]);
   }
-  __syncthreads();
-  mbar_wait(&bar, 0);
+  if (bulk) {
+    mbar_wait(&bar, 0);
+  } else {
+    cp_async_wait<0>();
+  }
+  __syncthreads();  // every thread's xs entries and (cp.async) W chunks
   float acc[NB][8] = {};
   const uint32_t n0 = cg * 8;
   if (n0 < w.n_count) {

@@ -13,7 +13,8 @@ using namespace detail;
 
 namespace {
 
-std::atomic<bool> g_decode_bulk{true}, g_decode_pdl{true};
+std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
+std::atomic<bool> g_decode_pdl{true};
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -55,7 +56,7 @@ void launch_gemv_grid(uint32_t ctas, GemmArgs a, bool after_prior, cudaStream_t 
   launch_decode<COLS>(gemv_kernel<T, NB, EPI, COLS>, ctas, 0, after_prior, s, "gemv_kernel launch", a);
 }
 
-// The bulk-copy decode (decode_gemv.cuh gemv_bulk_kernel): dynamic shared memory for NB W tiles of
+// The staged decode (decode_gemv.cuh gemv_staged_kernel): dynamic shared memory for NB W tiles of
 // depth_max rows × COLS columns and depth_max floats of c·x; used up to kBulkSmem bytes.
 constexpr size_t kBulkSmem = 200 * 1024;
 template <int NB, int COLS>
@@ -63,13 +64,13 @@ size_t bulk_smem_bytes(uint32_t depth_max) {
   return size_t(NB) * depth_max * COLS * 2 + size_t(depth_max) * sizeof(float);
 }
 template <typename T, int NB, int EPI, int COLS>
-void launch_gemv_bulk(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool after_prior, cudaStream_t s) {
-  auto kernel = gemv_bulk_kernel<T, NB, EPI, COLS>;
+void launch_gemv_staged(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool bulk, bool after_prior, cudaStream_t s) {
+  auto kernel = gemv_staged_kernel<T, NB, EPI, COLS>;
   static const cudaError_t attr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBulkSmem));
-  check_cuda(attr, "cudaFuncSetAttribute(gemv_bulk_kernel)");
-  launch_decode<COLS>(kernel, ctas, bulk_smem_bytes<NB, COLS>(depth_max), after_prior, s, "gemv_bulk_kernel launch",
-                      a, depth_max);
+  check_cuda(attr, "cudaFuncSetAttribute(gemv_staged_kernel)");
+  launch_decode<COLS>(kernel, ctas, bulk_smem_bytes<NB, COLS>(depth_max), after_prior, s, "gemv_staged_kernel launch",
+                      a, depth_max, uint32_t(bulk));
 }
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
@@ -81,18 +82,22 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   if (count == 0) return;
   if (impl.decode_law) a.decode_law = DecodeLaw{p.plan().input_widths[0], p.plan().output_widths[0], type};
   const bool narrow = count < multiprocessors();
-  // The bulk form where every copied row segment is whole 16-byte chunks at 16-byte addresses.
-  const bool bulk = g_decode_bulk && is_tensor_core_type<T>() && p.widths_vector_aligned() && a.ldb % 8 == 0 && aligned16(a.B0) &&
+  // The staged forms where every copied row segment is whole 16-byte chunks at 16-byte addresses.
+  const DecodeStaging staging = g_decode_staging;
+  const bool staged = staging != DecodeStaging::registers && is_tensor_core_type<T>() && p.widths_vector_aligned() && a.ldb % 8 == 0 && aligned16(a.B0) &&
                     (NB == 1 || aligned16(a.B1)) &&
                     (narrow ? bulk_smem_bytes<NB, 32>(impl.decode_depth_max)
                             : bulk_smem_bytes<NB, 64>(impl.decode_depth_max)) <= kBulkSmem;
   if constexpr (is_tensor_core_type<T>()) {
-    if (bulk) {
+    if (staged) {
+      const bool bulk = staging == DecodeStaging::bulk;
       if (narrow) {
         const uint32_t f32 = impl.decode32_begin[type], c32 = impl.decode32_begin[type + 1] - f32;
-        launch_gemv_bulk<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), impl.decode_depth_max, after_prior, s);
+        launch_gemv_staged<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), impl.decode_depth_max, bulk,
+                                           after_prior, s);
       } else {
-        launch_gemv_bulk<T, NB, EPI, 64>(count, with_list(a, impl.decode, first), impl.decode_depth_max, after_prior, s);
+        launch_gemv_staged<T, NB, EPI, 64>(count, with_list(a, impl.decode, first), impl.decode_depth_max, bulk,
+                                           after_prior, s);
       }
       return;
     }
@@ -113,7 +118,9 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 
 }  // namespace
 
-void set_decode_engines(bool bulk, bool dependent_launch) { g_decode_bulk = bulk, g_decode_pdl = dependent_launch; }
+void set_decode_engines(DecodeStaging staging, bool dependent_launch) {
+  g_decode_staging = staging, g_decode_pdl = dependent_launch;
+}
 
 void decode(const DevicePlan& p, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,
             const DeviceMatrix& y, cudaStream_t stream) {

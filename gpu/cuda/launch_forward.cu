@@ -20,7 +20,6 @@ namespace {
 std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEngine::wgmma_ws)};
 std::atomic<bool> g_row_formula{false};
 std::atomic<bool> g_law_grid{true};
-std::atomic<bool> g_ws_by_rows{false};
 
 // The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
 // (64x64, 64x192, 64x256 and 128x256 were dropped in the sixth session: never the calibrated pick
@@ -190,11 +189,7 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean) {
-        // set_ws_item_order_by_rows: the streaming tiles (not `wr`, whose W_jj slot needs the
-        // (group, column tile)-outer order) walk the items type outer, as the Triton peer's grid.
-        const bool rows_order = ws_item_order_by_rows() && t.engine != TileEngine::wgmma_ws_resident;
-        const WorkList& order = rows_order ? impl.list(b, ListKind::forward_by_rows, t.bm, t.bn) : wl;
-        if (launch_fused_ws<T>(b.plan(), order, a, t, b.rows(), impl.formula, s)) return;
+        if (launch_fused_ws<T>(b.plan(), wl, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
       if (t.bn == 32) {
@@ -328,8 +323,6 @@ std::vector<TileConfig> compiled_forward_tiles() {
 void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
 bool law_grid_enabled() { return g_law_grid.load(); }
-void set_ws_item_order_by_rows(bool on) { g_ws_by_rows = on; }
-bool ws_item_order_by_rows() { return g_ws_by_rows.load(); }
 bool row_formula_enabled() { return g_row_formula.load(); }
 
 TileConfig forward_tiles() {

@@ -71,17 +71,22 @@ void run_conformance(const TableCase& c, DType t, bool integer, uint64_t M, uint
       check(x, std::string("forward/") + schedule_name(s), M, K, N, Y.download(), yref);
     }
   }
-  if (kernels & kDecode) {  // each type once, on a fresh row
+  if (kernels & kDecode) {  // each type once, on a fresh row, with every decode staging
     DevMatrix x1(t, 1, K), y1(t, 1, N);
     DevFloats r1(N);
-    for (uint32_t i = 0; i < q; i += std::max<uint32_t>(1, q / 8)) {
-      x1.upload(inputs(x, rng, K, 3, 1.0f));
-      y1.poison();
-      decode(plan, i, x1.view(), W.view(), y1.view());
-      sync();
-      ref.forward({i}, x1.view(), W.view(), r1.p);
-      check(x, "decode/type" + std::to_string(i), 1, K, N, y1.download(), r1.download());
+    const char* names[] = {"", "/cp_async", "/bulk"};
+    for (DecodeStaging st : {DecodeStaging::registers, DecodeStaging::cp_async, DecodeStaging::bulk}) {
+      set_decode_engines(st, true);
+      for (uint32_t i = 0; i < q; i += std::max<uint32_t>(1, q / 8)) {
+        x1.upload(inputs(x, rng, K, 3, 1.0f));
+        y1.poison();
+        decode(plan, i, x1.view(), W.view(), y1.view());
+        sync();
+        ref.forward({i}, x1.view(), W.view(), r1.p);
+        check(x, "decode/type" + std::to_string(i) + names[int(st)], 1, K, N, y1.download(), r1.download());
+      }
     }
+    set_decode_engines(DecodeStaging::registers, true);
   }
   if (kernels & kGradX) {
     dX.poison();

@@ -304,23 +304,6 @@ TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
   });
 }
 
-// set_ws_item_order_by_rows: the warp-specialised tiles walking their items type outer (the `wr`
-// tiles keep their order) compute the same products: closed-form rows by TMA, explicit types by
-// cp.async, the grouped maps, and Q_2^{⊗2}'s four-term tiles.
-TEST(WsRowOrder, WarpSpecialisedTilesMatchTheReference) {
-  set_ws_item_order_by_rows(true);
-  uint64_t seed = 800;
-  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
-    run_conformance({"complete:4/by-rows-" + tile_name(t), complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
-                    DType::bf16, integer, 512, seed++, kFwdFused);
-    run_conformance({"complete:8/by-rows-grouped-24-" + tile_name(t), complete_table(8), same(8, 24), same(8, 64)},
-                    DType::bf16, integer, 512, seed++, kFwdFused);
-    run_conformance({"Q2^2/by-rows-" + tile_name(t), q2_power(2), {64, 24, 128, 56}, {64, 136, 72, 192}}, DType::f16,
-                    integer, 333, seed++, kFwdFused);
-  });
-  set_ws_item_order_by_rows(false);
-}
-
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {
   set_row_formula(true);
   uint64_t seed = 500;

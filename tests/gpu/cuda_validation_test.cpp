@@ -144,12 +144,13 @@ TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
 // before every run, a read of h before gate/up finished would show as NaN or as a difference from
 // decode() run on the finished h without PDL; checked eagerly and over repeated graph replays, on
 // the complete-graph law (tiles from the CTA index) and on Q_2^{⊗2} (tiles from the lists), for
-// several types, with 64- and 32-column tiles (F = 6144 and 512 outputs), for both decode kernels
-// (bulk copies into shared memory, and registers); and the result is the dense reference's.
+// several types, with 64- and 32-column tiles (F = 6144 and 512 outputs), for every decode
+// staging (registers, cp.async and bulk copies into shared memory); and y is the dense reference's.
 TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   std::mt19937_64 rng(12);
-  for (bool bulk : {true, false}) {
-  set_decode_engines(bulk, true);
+  for (DecodeStaging staging : {DecodeStaging::registers, DecodeStaging::cp_async, DecodeStaging::bulk}) {
+  set_decode_engines(staging, true);
+  const int bulk = int(staging);
   struct Shape {
     TableData table;
     uint32_t q, s, r;
@@ -182,7 +183,7 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
         const auto r = yr.download();
         double num = 0, den = 0;
         for (uint32_t e = 0; e < D; ++e) num += (yv[e] - r[e]) * (yv[e] - r[e]), den += double(r[e]) * r[e];
-        EXPECT_LT(std::sqrt(num / den), 1e-2) << "bulk " << bulk << ", q = " << c.q << ", type " << type;
+        EXPECT_LT(std::sqrt(num / den), 1e-2) << "staging " << bulk << ", q = " << c.q << ", type " << type;
       }
       y_plain.poison();
       decode(down, type, h.view(), Wd.view(), y_plain.view(), st);  // no PDL: after gate/up by stream order
@@ -207,7 +208,7 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
     cudaStreamDestroy(st);
   }
   }
-  set_decode_engines(true, true);
+  set_decode_engines(DecodeStaging::registers, true);
 }
 
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {

@@ -212,19 +212,14 @@ bool row_formula_enabled();
 void set_law_grid(bool on);
 bool law_grid_enabled();
 
-// Experimental, off by default (ninth session): the warp-specialised streaming tiles (ws, wsl)
-// take their items type outer ((type, row tile) then (group, column tile), the Triton peer's grid
-// order) instead of (group, column tile) outer, so that the CTAs running at one moment share x rows
-// and spread over the W_jj blocks rather than all reading one W_jj block at once. Same items, same
-// sums. Process-wide; the bench's QALG_WS_BY_ROWS=1 turns it on to compare.
-void set_ws_item_order_by_rows(bool on);
-bool ws_item_order_by_rows();
-
-// Decode engines (ninth session), process-wide, both on by default: `bulk` = 16-bit decodes stage
-// each CTA's W tile in shared memory by bulk copies (decode_gemv.cuh gemv_bulk_kernel) where the
-// widths allow (else the register kernel); `dependent_launch` = gated_ffn_decode's down projection
-// by programmatic dependent launch. The bench's QALG_DECODE_BULK=0 / QALG_DECODE_PDL=0 compare.
-void set_decode_engines(bool bulk, bool dependent_launch);
+// Decode engines (ninth session), process-wide. staging: `registers` = each thread's W rows in
+// registers (the default); `cp_async` / `bulk` = 16-bit decodes copy each CTA's whole W tile into
+// shared memory first, by 16-byte cp.async or by one cp.async.bulk per row (decode_gemv.cuh
+// gemv_staged_kernel), where the widths allow (else registers). dependent_launch (default on):
+// gated_ffn_decode's down projection by programmatic dependent launch. The bench's
+// QALG_DECODE_STAGING=registers|cp_async|bulk and QALG_DECODE_PDL=0|1 compare them.
+enum class DecodeStaging { registers, cp_async, bulk };
+void set_decode_engines(DecodeStaging staging, bool dependent_launch);
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
