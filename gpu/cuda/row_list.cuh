@@ -7,7 +7,7 @@ namespace qalg::gpu::detail {
 
 __device__ __forceinline__ uint32_t list_row(const GemmArgs& g, uint32_t m) {
   const RowFormula f = g.row_formula;
-  if (f.c != 0) return (m / f.c) * f.a + (m % f.c) * f.b;
+  if (f.c != 0) return f.row(m);
   return g.rows[m];
 }
 

@@ -254,7 +254,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           if (lane == 0) {
             mbar_arrive_expect_tx(&full[s], (res ? 0 : BN * kWgBK * 2) + (a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
-              const int32_t ri = int32_t(w.m_begin % g.row_formula.c), ty = int32_t(w.m_begin / g.row_formula.c);
+              const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
+              const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
               if (grouped) tma_load_4d(sA, &tmapA, int32_t(kk), int32_t(t.a / s_group), ri, ty, &full[s]);
               else tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
             }

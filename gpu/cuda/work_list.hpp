@@ -175,6 +175,39 @@ inline void group_items(const std::vector<WorkItem>& items, const std::vector<Te
   flush();
 }
 
+#ifdef __CUDACC__
+#define QALG_HOST_DEVICE __host__ __device__
+#else
+#define QALG_HOST_DEVICE
+#endif
+
+// n / d and n % d for a divisor fixed before the launch, by a multiply-high and a shift (the
+// round-up method, as CUTLASS's FastDivmod: exact for n, d < 2^31). Why: a division by a runtime
+// value compiles to ~20 instructions (I2F.U32.RP, MUFU.RCP, F2I and corrections), and Nsight
+// Compute's source page of the wl64x64 forward (ninth session) counted ~14 of them per warp, in a
+// kernel that issued 2.5× the Triton peer's instructions at 67 % of its issue slots.
+struct FastDiv {
+  uint32_t d = 1, m = 0, s = 0;  // m = 0: d = 1
+  FastDiv() = default;
+  explicit FastDiv(uint32_t divisor) : d(divisor ? divisor : 1) {
+    if (d == 1) return;
+    uint32_t l = 0;  // ceil(log2 d)
+    while ((uint64_t(1) << l) < d) ++l;
+    const uint32_t p = 31 + l;
+    m = uint32_t(((uint64_t(1) << p) + d - 1) / d);
+    s = p - 32;
+  }
+  QALG_HOST_DEVICE uint32_t div(uint32_t n) const {
+    if (m == 0) return n;
+#ifdef __CUDA_ARCH__
+    return __umulhi(n, m) >> s;
+#else
+    return uint32_t((uint64_t(n) * m) >> 32) >> s;
+#endif
+  }
+  QALG_HOST_DEVICE uint32_t mod(uint32_t n) const { return n - div(n) * d; }
+};
+
 // The batch's grouped row list in closed form, where it has one: with every type holding c rows,
 // rows[m] = (m / c) · a + (m % c) · b. Interval types of length c (rows sorted by type) give a = c,
 // b = 1 (rows[m] = m); cyclic types τ(p) = p mod q with q | M give a = 1, b = q. Why: the wgmma
@@ -183,6 +216,8 @@ inline void group_items(const std::vector<WorkItem>& items, const std::vector<Te
 // c = 0: no closed form (unequal counts or any other order); the kernels read the list.
 struct RowFormula {
   uint32_t c = 0, a = 0, b = 0;
+  FastDiv by_c;  // division by c (row_formula sets it)
+  QALG_HOST_DEVICE uint32_t row(uint32_t m) const { return by_c.div(m) * a + by_c.mod(m) * b; }
 };
 inline RowFormula row_formula(const std::vector<uint32_t>& rows, const std::vector<uint32_t>& type_begin) {
   if (rows.empty() || type_begin.size() < 2) return {};
@@ -190,18 +225,13 @@ inline RowFormula row_formula(const std::vector<uint32_t>& rows, const std::vect
   for (size_t i = 1; i + 1 < type_begin.size(); ++i)
     if (type_begin[i + 1] - type_begin[i] != c) return {};
   if (c == 0) return {};
-  const RowFormula f{c, rows.size() > c ? rows[c] : 0, c > 1 ? rows[1] : 0};
+  const RowFormula f{c, rows.size() > c ? rows[c] : 0, c > 1 ? rows[1] : 0, FastDiv(c)};
   if (rows[0] != 0) return {};
   for (size_t m = 0; m < rows.size(); ++m)
-    if (uint64_t(m / c) * f.a + uint64_t(m % c) * f.b != rows[m]) return {};
+    if (uint64_t(m / c) * f.a + uint64_t(m % c) * f.b != rows[m] || f.row(uint32_t(m)) != rows[m]) return {};
   return f;
 }
 
-#ifdef __CUDACC__
-#define QALG_HOST_DEVICE __host__ __device__
-#else
-#define QALG_HOST_DEVICE
-#endif
 
 // The forward's work items of the complete-graph law (batched_law.hpp diagonal_plus_row_law: every
 // B(i, j) = {i, j}, coefficients 1) with equal widths s, r and c rows per type in closed form,
@@ -214,21 +244,23 @@ struct LawGrid {
   uint32_t q = 0, s = 0, r = 0, c = 0;  // groups, widths, rows per type
   uint32_t mt = 0, nt = 0;              // row tiles per type, column tiles per output group
   uint32_t by_rows = 0;                 // order: 0 = (group, column tile) outer, type inner; 1 = type outer
+  FastDiv by_outer, by_mt, by_nt, by_q;  // by_outer: q · nt (by rows) or q · mt; law_grid sets them
   QALG_HOST_DEVICE uint32_t count() const { return q * mt * q * nt; }
 };
 inline LawGrid law_grid(uint32_t q, uint32_t s, uint32_t r, uint32_t c, uint32_t bm, uint32_t bn, bool by_rows) {
-  return LawGrid{q, s, r, c, (c + bm - 1) / bm, (r + bn - 1) / bn, by_rows ? 1u : 0u};
+  const uint32_t mt = (c + bm - 1) / bm, nt = (r + bn - 1) / bn;
+  return LawGrid{q, s, r, c, mt, nt, by_rows ? 1u : 0u, FastDiv(by_rows ? q * nt : q * mt), FastDiv(mt), FastDiv(nt),
+                 FastDiv(q)};
 }
 // Item idx (< count()) of tiles bm × bn: rows [m_begin, +m_count) of the grouped row list (type i),
 // columns [n_begin, +n_count) (group j); term_begin encodes (i, j) as i · q + j for law_term.
 QALG_HOST_DEVICE inline WorkItem law_item(const LawGrid& L, uint32_t idx, uint32_t bm, uint32_t bn) {
   uint32_t i, j, mtile, ntile;
-  if (L.by_rows) {
-    const uint32_t im = idx / (L.q * L.nt), rest = idx % (L.q * L.nt);
-    i = im / L.mt, mtile = im % L.mt, j = rest / L.nt, ntile = rest % L.nt;
-  } else {
-    const uint32_t jn = idx / (L.q * L.mt), rest = idx % (L.q * L.mt);
-    j = jn / L.nt, ntile = jn % L.nt, i = rest / L.mt, mtile = rest % L.mt;
+  const uint32_t outer = L.by_outer.div(idx), rest = idx - outer * L.by_outer.d;
+  if (L.by_rows) {  // outer = (type, row tile), rest = (group, column tile)
+    i = L.by_mt.div(outer), mtile = outer - i * L.mt, j = L.by_nt.div(rest), ntile = rest - j * L.nt;
+  } else {  // outer = (group, column tile), rest = (type, row tile)
+    j = L.by_nt.div(outer), ntile = outer - j * L.nt, i = L.by_mt.div(rest), mtile = rest - i * L.mt;
   }
   WorkItem w;
   w.m_begin = i * L.c + mtile * bm;
@@ -241,7 +273,7 @@ QALG_HOST_DEVICE inline WorkItem law_item(const LawGrid& L, uint32_t idx, uint32
 }
 // Term ti of item w: x_i W_ij, then (j ≠ i) x_j W_jj.
 QALG_HOST_DEVICE inline Term law_term(const LawGrid& L, const WorkItem& w, uint32_t ti) {
-  const uint32_t i = w.term_begin / L.q, j = w.term_begin % L.q, k = ti == 0 ? i : j;
+  const uint32_t i = L.by_q.div(w.term_begin), j = w.term_begin - i * L.q, k = ti == 0 ? i : j;
   return Term{k * L.s, L.s, 1.0f, k == j ? 1u : 0u};
 }
 

@@ -1,6 +1,7 @@
 // Host-side work-list steps of gpu/cuda/work_list.hpp: merge_adjacent_terms (dX's q short terms
 // become one long reduction) and group_items (the type-group forward kernel's groups and distinct
 // blocks). Each must describe the same weighted sums as the list it came from.
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
@@ -287,7 +288,27 @@ QALG_PROPERTY(RowFormula, ClosedFormIsTheListOrAbsent) {
   for (uint32_t i = 0; i < q; ++i) equal_counts = equal_counts && begin[i + 1] - begin[i] == per;
   if (!equal_counts) PROP_ASSERT(f.c == 0);
   if (f.c != 0)
-    for (uint64_t m = 0; m < M; ++m) PROP_ASSERT(uint64_t(m / f.c) * f.a + uint64_t(m % f.c) * f.b == rows[m]);
+    for (uint64_t m = 0; m < M; ++m) {
+      PROP_ASSERT(uint64_t(m / f.c) * f.a + uint64_t(m % f.c) * f.b == rows[m]);
+      PROP_ASSERT(f.row(uint32_t(m)) == rows[m]);  // the kernels' form (FastDiv)
+    }
+}
+
+// FastDiv (division by a launch-time divisor through a multiply-high) is n / d and n % d for every
+// n, d < 2^31: random pairs across all magnitudes, and around each multiple boundary k·d − 1, k·d.
+QALG_PROPERTY(FastDiv, QuotientAndRemainderAreExact) {
+  std::mt19937_64 rng(seed);
+  for (int t = 0; t < 200; ++t) {
+    const uint32_t bits_d = 1 + uint32_t(rng() % 31), bits_n = 1 + uint32_t(rng() % 31);
+    const uint32_t d = std::max<uint32_t>(1, uint32_t(rng() & ((1ull << bits_d) - 1)));
+    const qalg::gpu::detail::FastDiv f(d);
+    const uint32_t k = uint32_t(rng() % ((1u << 31) / d));
+    for (uint64_t n : {uint64_t(rng() & ((1ull << bits_n) - 1)), uint64_t(k) * d, uint64_t(k) * d + d - 1,
+                       uint64_t(k) * d == 0 ? 0 : uint64_t(k) * d - 1, uint64_t((1u << 31) - 1)}) {
+      PROP_ASSERT_EQ(f.div(uint32_t(n)), uint32_t(n / d));
+      PROP_ASSERT_EQ(f.mod(uint32_t(n)), uint32_t(n % d));
+    }
+  }
 }
 
 TEST(RowFormula, PaperBatchesAndAnUnequalOne) {
