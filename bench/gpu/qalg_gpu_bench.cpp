@@ -45,11 +45,16 @@ int main(int argc, char** argv) {
   {
     const char* st = std::getenv("QALG_DECODE_STAGING");
     const char* pdl = std::getenv("QALG_DECODE_PDL");
-    const std::string v = st ? st : "registers";
+    const std::string v = st ? st : "registers", p = pdl ? pdl : "1";
+    if ((v != "registers" && v != "cp_async" && v != "bulk") || (p != "0" && p != "1")) {
+      std::cerr << "qalg_gpu_bench: QALG_DECODE_STAGING must be registers, cp_async or bulk (got '" << v
+                << "') and QALG_DECODE_PDL 0 or 1 (got '" << p << "')\n";
+      return 2;
+    }
     const auto staging = v == "cp_async" ? qalg::gpu::DecodeStaging::cp_async
                          : v == "bulk"   ? qalg::gpu::DecodeStaging::bulk
                                          : qalg::gpu::DecodeStaging::registers;
-    qalg::gpu::set_decode_engines(staging, !pdl || std::string(pdl) != "0");
+    qalg::gpu::set_decode_engines(staging, p == "1");
   }
   try {
     Bench b(o);

@@ -143,22 +143,8 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
 // or decode_law names the law's widths and the type (items unused).
 // COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
 // leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
-// Registers: 64 per thread for the 64-column single-matrix tiles (two 512-thread CTAs per SM: the
-// projection decodes, 192 CTAs for Qwen3-8B, in one wave), 128 otherwise. The 32-column tiles run
-// only when the 64-column ones would be fewer than the SMs, so two per SM are one wave.
-template <int NB, int COLS>
-constexpr int gemv_min_blocks() {
-  return COLS == kGemvCols && NB == 1 ? 2 : kGemvCols / COLS;
-}
-// Rows per lane and batch, all loads issued before the first use: 8 for the 32-column
-// single-matrix tiles (the FFN decodes' down projections, 384-768 rows deep at q = 32: the 768 rows
-// of Qwen3-8B's took three dependent round trips at 4 rows), 4 elsewhere (the register budget).
-template <int NB, int COLS>
-constexpr int gemv_unroll() {
-  return NB == 1 && COLS < kGemvCols ? 8 : 4;
-}
 template <typename T, int NB, int EPI, int COLS = kGemvCols>
-__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, gemv_min_blocks<NB, COLS>())
+__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kGemvCols / COLS))
     gemv_kernel(GemmArgs g) {
   constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
   constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)

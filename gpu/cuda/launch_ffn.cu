@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -16,17 +15,6 @@ namespace {
 
 std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
-
-uint32_t multiprocessors();
-// 32-column decode tiles when the 64-column ones are fewer than this (default: the SMs).
-// QALG_DECODE_NARROW_BELOW overrides it, for the bench to compare (read once).
-uint32_t narrow_below() {
-  static const uint32_t n = [] {
-    const char* v = std::getenv("QALG_DECODE_NARROW_BELOW");
-    return v ? uint32_t(std::strtoul(v, nullptr, 10)) : multiprocessors();
-  }();
-  return n;
-}
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -93,7 +81,7 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   const uint32_t first = impl.decode_begin[type], count = impl.decode_begin[type + 1] - first;
   if (count == 0) return;
   if (impl.decode_law) a.decode_law = DecodeLaw{p.plan().input_widths[0], p.plan().output_widths[0], type};
-  const bool narrow = count < narrow_below();
+  const bool narrow = count < multiprocessors();
   // The staged forms where every copied row segment is whole 16-byte chunks at 16-byte addresses.
   const DecodeStaging staging = g_decode_staging;
   const bool staged = staging != DecodeStaging::registers && is_tensor_core_type<T>() && p.widths_vector_aligned() && a.ldb % 8 == 0 && aligned16(a.B0) &&
