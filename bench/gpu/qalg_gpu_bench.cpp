@@ -41,20 +41,22 @@ int main(int argc, char** argv) {
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
-  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1: the decode engines.
+  if (const char* v = std::getenv("QALG_WS_EARLY_RELEASE")) qalg::gpu::set_forward_early_release(std::string(v) == "1");
+  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode engines.
   {
     const char* st = std::getenv("QALG_DECODE_STAGING");
     const char* pdl = std::getenv("QALG_DECODE_PDL");
-    const std::string v = st ? st : "registers", p = pdl ? pdl : "1";
-    if ((v != "registers" && v != "cp_async" && v != "bulk") || (p != "0" && p != "1")) {
+    const char* deep = std::getenv("QALG_DECODE_DEEP");
+    const std::string v = st ? st : "registers", p = pdl ? pdl : "1", d = deep ? deep : "1";
+    if ((v != "registers" && v != "cp_async" && v != "bulk") || (p != "0" && p != "1") || (d != "0" && d != "1")) {
       std::cerr << "qalg_gpu_bench: QALG_DECODE_STAGING must be registers, cp_async or bulk (got '" << v
-                << "') and QALG_DECODE_PDL 0 or 1 (got '" << p << "')\n";
+                << "'), QALG_DECODE_PDL and QALG_DECODE_DEEP 0 or 1 (got '" << p << "', '" << d << "')\n";
       return 2;
     }
     const auto staging = v == "cp_async" ? qalg::gpu::DecodeStaging::cp_async
                          : v == "bulk"   ? qalg::gpu::DecodeStaging::bulk
                                          : qalg::gpu::DecodeStaging::registers;
-    qalg::gpu::set_decode_engines(staging, p == "1");
+    qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
   }
   try {
     Bench b(o);

@@ -143,8 +143,12 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
 // or decode_law names the law's widths and the type (items unused).
 // COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
 // leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
-template <typename T, int NB, int EPI, int COLS = kGemvCols>
-__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kGemvCols / COLS))
+// UNROLL: rows per lane whose loads are all issued before the first is used. 4 keeps two CTAs per
+// SM where the grid needs them; the launcher's "deep" batches (8 with gate and up, 12 alone) are
+// for grids of at most one CTA per SM whose reductions are deeper than 4 · 64 rows: Qwen3-8B's down
+// projection (768 rows, 128 CTAs) took three dependent round trips per CTA with 4, one with 12.
+template <typename T, int NB, int EPI, int COLS = kGemvCols, int UNROLL = 4>
+__global__ void __launch_bounds__(COLS / 8 * kGemvLanes, UNROLL > 4 ? 1 : (NB == 1 ? 2 : 1) * (kGemvCols / COLS))
     gemv_kernel(GemmArgs g) {
   constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
   constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)
@@ -164,7 +168,7 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes, (NB == 1 ? 2 : 1) * (kG
 #pragma unroll
   for (int b = 0; b < NB; ++b)
     vec = vec && (reinterpret_cast<uintptr_t>(static_cast<const T*>(b == 0 ? g.B0 : g.B1) + col) & 15) == 0;
-  constexpr int kUnroll = 4;  // rows per lane and batch, all loads issued before the first use
+  constexpr int kUnroll = UNROLL;  // rows per lane and batch, all loads issued before the first use
   bool waited = false;  // x may be the output of the grid this one depends on (PDL): read it after the wait
   if (vec) {
     for (uint32_t r0 = lane; r0 < depth; r0 += kGemvLanes * kUnroll) {

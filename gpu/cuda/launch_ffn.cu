@@ -15,6 +15,7 @@ namespace {
 
 std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
+std::atomic<bool> g_decode_deep{true};
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -51,9 +52,9 @@ void launch_decode(Kernel kernel, uint32_t ctas, size_t smem, bool after_prior, 
   cfg.numAttrs = after_prior ? 1 : 0;
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, args...), what);
 }
-template <typename T, int NB, int EPI, int COLS>
+template <typename T, int NB, int EPI, int COLS, int UNROLL = 4>
 void launch_gemv_grid(uint32_t ctas, GemmArgs a, bool after_prior, cudaStream_t s) {
-  launch_decode<COLS>(gemv_kernel<T, NB, EPI, COLS>, ctas, 0, after_prior, s, "gemv_kernel launch", a);
+  launch_decode<COLS>(gemv_kernel<T, NB, EPI, COLS, UNROLL>, ctas, 0, after_prior, s, "gemv_kernel launch", a);
 }
 
 // The staged decode (decode_gemv.cuh gemv_staged_kernel): dynamic shared memory for NB W tiles of
@@ -104,7 +105,13 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   }
   if (narrow) {
     const uint32_t f32 = impl.decode32_begin[type], c32 = impl.decode32_begin[type + 1] - f32;
-    launch_gemv_grid<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), after_prior, s);
+    // Deep batches where the 32-column grid is at most one wave of one CTA per SM and some tile
+    // reduces over more rows than one batch of 4 per lane covers (decode_gemv.cuh gemv_kernel).
+    const bool deep = g_decode_deep && c32 <= multiprocessors() && impl.decode_depth_max > 4 * kGemvLanes;
+    if (deep)
+      launch_gemv_grid<T, NB, EPI, 32, NB == 1 ? 12 : 8>(c32, with_list(a, impl.decode32, f32), after_prior, s);
+    else
+      launch_gemv_grid<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), after_prior, s);
   } else {
     launch_gemv_grid<T, NB, EPI, 64>(count, with_list(a, impl.decode, first), after_prior, s);
   }
@@ -118,8 +125,8 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 
 }  // namespace
 
-void set_decode_engines(DecodeStaging staging, bool dependent_launch) {
-  g_decode_staging = staging, g_decode_pdl = dependent_launch;
+void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches) {
+  g_decode_staging = staging, g_decode_pdl = dependent_launch, g_decode_deep = deep_batches;
 }
 
 void decode(const DevicePlan& p, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,

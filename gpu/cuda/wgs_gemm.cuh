@@ -110,8 +110,11 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
-// Flags of wgs_forward_kernel's `copy` argument.
-enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2 };
+// Flags of wgs_forward_kernel's `copy` argument. kEarlyRelease: the consumers free each stage as
+// soon as its own wgmma has completed instead of one step later (launch_forward.cu
+// set_forward_early_release): a Qwen3 item is two 64-deep steps, so the wgmma overlap the later
+// release buys is at most one step per item, while it holds the producer's next item back.
+enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kEarlyRelease = 4 };
 
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
@@ -131,7 +134,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
                        uint32_t copy, uint32_t s_group) {
-  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma;
+  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, early = copy & kEarlyRelease;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -199,11 +202,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         return Term{__shfl_sync(0xffffffffu, tw.a, ti), __shfl_sync(0xffffffffu, tw.len, ti),
                     __shfl_sync(0xffffffffu, tw.coef, ti), __shfl_sync(0xffffffffu, tw.diagonal, ti)};
       };
-#pragma unroll
-      for (int i = 0; i < BM / 4; ++i) {
-        const uint32_t r = lane / 8 + 4 * i;
-        aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
-      }
       uint32_t rterm = ~0u;
       const uint64_t k = resident_key<RES>(g, w, &rterm);
       const uint64_t k_next = has_next ? resident_key<RES>(g, wn, nullptr) : ~uint64_t(0);
@@ -225,9 +223,21 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         key = k;
       }
       uint32_t steps = 0, last_ti = 0, last_kk = 0;
+      bool partial = false;  // a step the term leaves partly empty (x rows by cp.async unless grouped)
       for (uint32_t ti = 0; ti < w.term_count; ++ti) {
         const uint32_t len = term(ti).len;
         if (len) steps += (len + kWgBK - 1) / kWgBK, last_ti = ti, last_kk = (len - 1) / kWgBK * kWgBK;
+        partial |= len % kWgBK != 0;
+      }
+      // This lane's row offsets, only where some step gathers x rows by cp.async: with rows by TMA
+      // and whole steps (every Qwen3 shape) the 16 row formulas per item were dead work on the
+      // producer's path between items.
+      if (!rows_tma || (partial && !grouped)) {
+#pragma unroll
+        for (int i = 0; i < BM / 4; ++i) {
+          const uint32_t r = lane / 8 + 4 * i;
+          aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
+        }
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
         next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, 0);
@@ -337,11 +347,17 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         wgmma_wait<0>();
         mbar_arrive(res_empty);
         res_ready = false;
+      } else if (early) {
+        wgmma_wait<0>();
       } else {
         wgmma_wait<1>();
       }
-      if (have_prev) mbar_arrive(&empty[prev]);
-      prev = stage, have_prev = true;
+      if (early) {  // this step's reads are done: its stage is free now
+        mbar_arrive(&empty[stage]);
+      } else {
+        if (have_prev) mbar_arrive(&empty[prev]);
+        prev = stage, have_prev = true;
+      }
     }
     if (h.flags & kLast) {
       wgmma_wait<0>();

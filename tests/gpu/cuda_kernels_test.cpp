@@ -237,6 +237,19 @@ TEST(PaperConformance, Qwen3_8B_q32) {
   run_conformance({"complete:32/8B", complete_table(32), same(32, 128), same(32, 384)}, DType::bf16,
                   true, 2048, 12, kFwdFused | kFwdDiag | kGradX | kGradW);
 }
+// Decodes whose 32-column grid is one wave and whose reduction is deeper than 256 rows take the
+// deep batches (launch_ffn.cu): Qwen3-8B's down projection (768 rows, 12 per lane) and the
+// DeepSeek-V3 expert's gate/up (448 rows, 8 per lane), the latter through gated_ffn_decode.
+TEST(PaperConformance, DeepDecodes) {
+  run_conformance({"complete:32/8B-down", complete_table(32), same(32, 384), same(32, 128)}, DType::bf16, false,
+                  64, 16, kDecode);
+  run_conformance({"complete:32/8B-down", complete_table(32), same(32, 384), same(32, 128)}, DType::bf16, true,
+                  64, 17, kDecode);
+  run_conformance({"complete:32/8B-down", complete_table(32), same(32, 384), same(32, 128)}, DType::f32, false,
+                  64, 18, kDecode);
+  run_conformance({"complete:32/DS-V3-ffn", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false,
+                  64, 19, kFfn);
+}
 TEST(PaperConformance, Q2Cubed) {
   run_conformance({"Q2^3/1.7B", q2_power(3), same(8, 256), same(8, 768)}, DType::bf16, false, 2048,
                   13, kFwdFused | kFwdDiag | kGradX | kGradW);
@@ -302,6 +315,23 @@ TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
     run_conformance({"Q2^2/grouped-80-" + tile_name(t), q2_power(2), same(4, 80), {64, 136, 72, 192}}, DType::bf16,
                     integer, 384, seed++, kFwdFused);
   });
+}
+
+// set_forward_early_release: every warp-specialised tile with each stage freed as soon as its own
+// wgmma completes, on rows by TMA with whole and partly empty steps, on the grouped maps, on a
+// square (the resident tiles' slot release runs beside it).
+TEST(EarlyRelease, WarpSpecialisedTilesMatchTheReference) {
+  set_forward_early_release(true);
+  uint64_t seed = 800;
+  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+    run_conformance({"complete:4/early-" + tile_name(t), complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
+                    integer ? DType::bf16 : DType::f16, integer, 512, seed++, kFwdFused);
+    run_conformance({"complete:4/early-grouped-40-" + tile_name(t), complete_table(4), same(4, 40), same(4, 72)},
+                    DType::bf16, integer, 512, seed++, kFwdFused);
+    run_conformance({"complete:4/early-square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
+                    DType::bf16, integer, 512, seed++, kSquare);
+  });
+  set_forward_early_release(false);
 }
 
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {

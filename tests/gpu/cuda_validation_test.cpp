@@ -157,8 +157,11 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   };
   TableData q2sq = complete_table(2);
   q2sq = tensor_table(q2sq, complete_table(2));
+  // deep batches (launch_ffn.cu): 8/160/64 gate/up (320 rows, 8 per lane); 8/64/512 the down
+  // projection (1024 rows, 12 per lane: two batches)
   for (const Shape& c : {Shape{complete_table(32), 32, 64, 192}, Shape{complete_table(8), 8, 64, 64},
-                         Shape{q2sq, 4, 128, 128}}) {
+                         Shape{q2sq, 4, 128, 128}, Shape{complete_table(8), 8, 160, 64},
+                         Shape{complete_table(8), 8, 64, 512}}) {
     const uint32_t D = c.q * c.s, F = c.q * c.r;
     DevicePlan up(lower_table(c.table, std::vector<uint32_t>(c.q, c.s), std::vector<uint32_t>(c.q, c.r)));
     DevicePlan down(lower_table(c.table, std::vector<uint32_t>(c.q, c.r), std::vector<uint32_t>(c.q, c.s)));

@@ -212,14 +212,23 @@ bool row_formula_enabled();
 void set_law_grid(bool on);
 bool law_grid_enabled();
 
+// Experimental, off by default (tenth session, to be timed): the warp-specialised forward tiles
+// (ws, wr, wsl) free each pipeline stage as soon as its own wgmma has completed instead of one
+// step later, so that the producer starts the next item sooner. Process-wide; the bench's
+// QALG_WS_EARLY_RELEASE=1 turns it on.
+void set_forward_early_release(bool on);
+
 // Decode engines (ninth session), process-wide. staging: `registers` = each thread's W rows in
 // registers (the default); `cp_async` / `bulk` = 16-bit decodes copy each CTA's whole W tile into
 // shared memory first, by 16-byte cp.async or by one cp.async.bulk per row (decode_gemv.cuh
 // gemv_staged_kernel), where the widths allow (else registers). dependent_launch (default on):
 // gated_ffn_decode's down projection by programmatic dependent launch. The bench's
 // QALG_DECODE_STAGING=registers|cp_async|bulk and QALG_DECODE_PDL=0|1 compare them.
+// deep_batches (default on): register decodes whose grid is at most one CTA per SM and whose
+// reduction is deeper than 256 rows issue 8 (gate and up) or 12 rows per lane at once instead of 4
+// (QALG_DECODE_DEEP=0|1).
 enum class DecodeStaging { registers, cp_async, bulk };
-void set_decode_engines(DecodeStaging staging, bool dependent_launch);
+void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches = true);
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
