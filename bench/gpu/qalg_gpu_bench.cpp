@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|forward|wide|training|train30|peerlost|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|ffn|forward|wide|training|train30|peerlost|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -41,22 +41,36 @@ int main(int argc, char** argv) {
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
-  if (const char* v = std::getenv("QALG_WS_EARLY_RELEASE")) qalg::gpu::set_forward_early_release(std::string(v) == "1");
-  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode engines.
+  // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).
+  if (const char* v = std::getenv("QALG_FFN_GATE")) {
+    const std::string e = v;
+    if (e != "mma" && e != "ws64x64" && e != "ws64x128") {
+      std::cerr << "qalg_gpu_bench: QALG_FFN_GATE must be mma, ws64x64 or ws64x128 (got '" << e << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_ffn_gate_engine(e == "mma"       ? qalg::gpu::FfnGateEngine::mma_sync
+                                   : e == "ws64x64" ? qalg::gpu::FfnGateEngine::ws64x64
+                                                    : qalg::gpu::FfnGateEngine::ws64x128);
+  }
+  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1,
+  // QALG_DECODE_READY=0|1: the decode engines.
   {
     const char* st = std::getenv("QALG_DECODE_STAGING");
     const char* pdl = std::getenv("QALG_DECODE_PDL");
     const char* deep = std::getenv("QALG_DECODE_DEEP");
-    const std::string v = st ? st : "registers", p = pdl ? pdl : "1", d = deep ? deep : "1";
-    if ((v != "registers" && v != "cp_async" && v != "bulk") || (p != "0" && p != "1") || (d != "0" && d != "1")) {
+    const char* ready = std::getenv("QALG_DECODE_READY");
+    const std::string v = st ? st : "registers", p = pdl ? pdl : "1", d = deep ? deep : "1", r = ready ? ready : "1";
+    const auto bit = [](const std::string& b) { return b == "0" || b == "1"; };
+    if ((v != "registers" && v != "cp_async" && v != "bulk") || !bit(p) || !bit(d) || !bit(r)) {
       std::cerr << "qalg_gpu_bench: QALG_DECODE_STAGING must be registers, cp_async or bulk (got '" << v
-                << "'), QALG_DECODE_PDL and QALG_DECODE_DEEP 0 or 1 (got '" << p << "', '" << d << "')\n";
+                << "'), QALG_DECODE_PDL, QALG_DECODE_DEEP and QALG_DECODE_READY 0 or 1 (got '" << p << "', '" << d
+                << "', '" << r << "')\n";
       return 2;
     }
     const auto staging = v == "cp_async" ? qalg::gpu::DecodeStaging::cp_async
                          : v == "bulk"   ? qalg::gpu::DecodeStaging::bulk
                                          : qalg::gpu::DecodeStaging::registers;
-    qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
+    qalg::gpu::set_decode_engines(staging, p == "1", d == "1", r == "1");
   }
   try {
     Bench b(o);
@@ -73,6 +87,9 @@ int main(int argc, char** argv) {
     if (o.suite == "decode") {  // M = 1 only: the five FFN decodes and two projection decodes
       for (const auto& [name, D, F] : kFfnShapes) b.ffn(name, D, F, 1, 32);
       for (int q : {32, 64}) b.projection("Qwen3-8B", 4096, 12288, 1, q, "decode");
+    }
+    if (o.suite == "ffn") {  // M = 2048 only: the five gated FFNs (QALG_FFN_GATE picks gate/up's kernel)
+      for (const auto& [name, D, F] : kFfnShapes) b.ffn(name, D, F, 2048, 32);
     }
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
       b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "probe");

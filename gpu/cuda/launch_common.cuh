@@ -14,6 +14,10 @@
 
 namespace qalg::gpu::detail {
 
+// launch_forward.cu: the gated FFN's gate/up on the warp-specialised kernel, 64 × bn tiles
+// (bn = 64 or 128); false where it has no such tile or dtype.
+bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cudaStream_t s);
+
 template <typename F>
 void dispatch_dtype(DType t, F&& f) {
   switch (t) {

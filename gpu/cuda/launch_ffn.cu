@@ -16,6 +16,8 @@ namespace {
 std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_decode_deep{true};
+std::atomic<bool> g_decode_ready{true};
+std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x128};
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -76,12 +78,31 @@ void launch_gemv_staged(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool bulk
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
+// The decode tiles of one type and whether they are the 32-column ones (see launch_gemv).
+struct DecodeTiles {
+  uint32_t ctas;
+  bool narrow;
+};
+DecodeTiles decode_tiles(const DevicePlan& p, uint32_t type) {
+  const auto& impl = p.impl();
+  const uint32_t count = impl.decode_begin[type + 1] - impl.decode_begin[type];
+  if (count >= multiprocessors()) return {count, false};
+  return {impl.decode32_begin[type + 1] - impl.decode32_begin[type], true};
+}
+
+// ready: the law's FFN decode readiness (DecodeLaw::ready; role kReadyNone: none); launch_gemv
+// fills in the counts it knows (groups, its CTAs).
 template <typename T, int NB, int EPI>
-void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s, bool after_prior = false) {
+void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s, bool after_prior = false,
+                 DecodeLaw ready = {}) {
   const auto& impl = p.impl();
   const uint32_t first = impl.decode_begin[type], count = impl.decode_begin[type + 1] - first;
   if (count == 0) return;
-  if (impl.decode_law) a.decode_law = DecodeLaw{p.plan().input_widths[0], p.plan().output_widths[0], type};
+  if (impl.decode_law) {
+    ready.s = p.plan().input_widths[0], ready.r = p.plan().output_widths[0], ready.type = type, ready.q = p.q();
+    ready.ctas = decode_tiles(p, type).ctas;
+    a.decode_law = ready;
+  }
   const bool narrow = count < multiprocessors();
   // The staged forms where every copied row segment is whole 16-byte chunks at 16-byte addresses.
   const DecodeStaging staging = g_decode_staging;
@@ -125,8 +146,11 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 
 }  // namespace
 
-void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches) {
+void set_ffn_gate_engine(FfnGateEngine e) { g_ffn_gate = e; }
+
+void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches, bool group_ready) {
   g_decode_staging = staging, g_decode_pdl = dependent_launch, g_decode_deep = deep_batches;
+  g_decode_ready = group_ready;
 }
 
 void decode(const DevicePlan& p, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,
@@ -167,14 +191,20 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = H.data, a.ldc = F;
   auto& impl = up.impl();
+  const FfnGateEngine engine = g_ffn_gate;
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
       if (pu.widths_vector_aligned()) {
         uint32_t rmax = 0;
         for (uint32_t r : pu.plan().output_widths) rmax = std::max(rmax, r);
+        // Output groups of at most 32 columns keep the 32-wide mma.sync tile: a 64-column TMA box
+        // would read the next groups' columns of W too (the Qwen3-30B expert: r = 24).
         if (rmax <= 32)
           return launch_tc<T, kForward, 64, 32, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 32), a, stream);
+        if (engine != FfnGateEngine::mma_sync &&
+            launch_gated_ws(up, a, engine == FfnGateEngine::ws64x64 ? 64 : 128, X.dtype, stream))
+          return;
         return launch_tc<T, kForward, 64, 64, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 64), a, stream);
       }
     }
@@ -202,12 +232,24 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   a.A = x.data;
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = h.data;
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
+  // With PDL and the law on both plans, down's CTAs wait only for the two h groups they read (the
+  // gate/up CTAs count their stored tiles per group) instead of for the whole gate/up grid: its
+  // completion and memory flush took the place of the last tiles' own latency. Deadlock-free:
+  // down's CTAs start only once every gate/up CTA has started (PDL), and gate/up waits for nothing.
+  const bool pdl = g_decode_pdl;
+  const bool by_group = pdl && g_decode_ready && up.impl().decode_law && down.impl().decode_law;
+  DecodeLaw signal, wait;
+  if (by_group) {
+    signal.ready = wait.ready = up.impl().decode_ready.get();
+    signal.role = kReadySignal, wait.role = kReadyWait;
+    wait.need = decode_tiles(up, type).ctas / up.q();  // equal widths: the same count in every group
+  }
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream, false, signal); });
   GemmArgs b;  // the down projection, PDL after gate/up: it reads h only after that grid is done
   b.A = h.data;
   b.B0 = Wd.data, b.ldb = down.N();
   b.C = y.data;
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, g_decode_pdl); });
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, pdl, wait); });
 }
 
 }  // namespace qalg::gpu

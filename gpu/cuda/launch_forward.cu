@@ -20,7 +20,6 @@ namespace {
 std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEngine::wgmma_ws)};
 std::atomic<bool> g_row_formula{false};
 std::atomic<bool> g_law_grid{true};
-std::atomic<bool> g_early_release{false};
 
 // The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
 // (64x64, 64x192, 64x256 and 128x256 were dropped in the sixth session: never the calibrated pick
@@ -62,16 +61,17 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // (0: unequal); when it is a multiple of 8 but not of 64, every term has a partly empty last step
 // and both operands come through the grouped maps instead (wgs_gemm.cuh kGroupedTma; widths that
 // are multiples of 64 keep the measured path unchanged).
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
+// EPI = kSiluMul: the gated FFN's gate (a.B0) and up (a.B1) in one kernel, H = SiLU(gate)·up.
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                cudaStream_t stream) {
   if (wl.count == 0) return;
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI>;
   constexpr int threads = BM * 2 + 32;
-  constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES>();
+  constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
-  const bool grouped = s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
+  const bool grouped = EPI == kStore && s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
   const uint32_t q = grouped ? uint32_t(K / s) : 0;
   const CUtensorMap m64 = grouped ? tensor_map_grouped_rows(a.B0, dt, s, q, N) : tensor_map_2d(a.B0, dt, K, N, 64, 64);
   const CUtensorMap m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
@@ -80,9 +80,11 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   const CUtensorMap mA = !rows_tma ? m8
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
-  const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) | (g_early_release ? kEarlyRelease : 0u);
+  const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u);
+  const CUtensorMap u64 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 64, 64) : m64;
+  const CUtensorMap u8 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 8, 64) : m8;
   kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
-                                                                  copy, grouped ? s : 0u);
+                                                                  u64, u8, copy, grouped ? s : 0u);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
 }
 template <typename T>
@@ -244,6 +246,34 @@ void launch_diagonal_first(const DeviceBatch& b, GemmArgs a, float* ws, cudaStre
 }
 }  // namespace
 
+namespace detail {
+// The gated FFN's gate/up on the warp-specialised kernel (wgs_gemm.cuh EPI kSiluMul), 64 × bn tiles
+// (64: 3 stages of 24 KB, 3 CTAs per SM; 128: 2 stages of 40 KB, 2 CTAs per SM). a: X, gate (B0),
+// up (B1), H (C). False where no such tile is compiled (the caller keeps the mma.sync kernel).
+bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cudaStream_t s) {
+  const DevicePlan& p = b.plan();
+  uint32_t sw = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
+  for (uint32_t w : p.plan().input_widths) sw = w == sw ? sw : 0;  // the common input width (0: none)
+  auto& impl = b.impl();
+  const uint64_t M = b.rows(), K = p.K(), N = p.N();
+  auto go = [&](auto tag) -> bool {
+    using T = decltype(tag);
+    if (bn == 64)
+      return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(impl.list(b, ListKind::forward, 64, 64), a, M, K, N, impl.formula,
+                                                     sw, s),
+             true;
+    if (bn == 128)
+      return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(impl.list(b, ListKind::forward, 64, 128), a, M, K, N,
+                                                      impl.formula, sw, s),
+             true;
+    return false;
+  };
+  if (dt == DType::bf16) return go(__nv_bfloat16{});
+  if (dt == DType::f16) return go(__half{});
+  return false;
+}
+}  // namespace detail
+
 std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma) return "wg" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws) return "ws" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
@@ -323,7 +353,6 @@ std::vector<TileConfig> compiled_forward_tiles() {
 
 void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
-void set_forward_early_release(bool on) { g_early_release = on; }
 bool law_grid_enabled() { return g_law_grid.load(); }
 bool row_formula_enabled() { return g_row_formula.load(); }
 

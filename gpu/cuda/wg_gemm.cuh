@@ -120,10 +120,21 @@ __device__ __forceinline__ uint32_t pick4(const uint32_t (&x)[4], uint32_t i) {
 // VEC = false keeps the plain 4-byte stores: measured on the H200 (same session), the transpose
 // made the warp-specialised forward (wgs/wst) 6 % faster (Qwen3-8B ws64x192 82.4 → 77.9 µs) but
 // the wg kernel, whose warps also issue the copies, slower (training 1.7B up 192 → 210 µs).
+// store_values: the same for value(i) of fragment element i (the gated FFN: SiLU(gate)·up, computed
+// here so that the accumulators are only read: ptxas serialises every wgmma of a kernel whose
+// accumulators a non-wgmma instruction redefines, C7515).
+template <typename T, int BN, bool VEC = true, typename Value>
+__device__ __forceinline__ void store_values(Value value, void* out, uint64_t ldc, uint64_t row0, uint64_t row1, bool ok0,
+                                             bool ok1, uint32_t n_begin, uint32_t n_count, bool zero);
 template <typename T, int BN, bool VEC = true>
 __device__ __forceinline__ void store_fragments(const float (&acc)[BN / 2], void* out, uint64_t ldc, uint64_t row0,
                                                 uint64_t row1, bool ok0, bool ok1, uint32_t n_begin, uint32_t n_count,
                                                 float coef, bool zero) {
+  store_values<T, BN, VEC>([&](int i) { return acc[i] * coef; }, out, ldc, row0, row1, ok0, ok1, n_begin, n_count, zero);
+}
+template <typename T, int BN, bool VEC, typename Value>
+__device__ __forceinline__ void store_values(Value value, void* out, uint64_t ldc, uint64_t row0, uint64_t row1, bool ok0,
+                                             bool ok1, uint32_t n_begin, uint32_t n_count, bool zero) {
   const uint32_t lane = threadIdx.x % 32, k = lane % 4, quad = lane & ~3u;
   if constexpr (!VEC) {
 #pragma unroll
@@ -133,7 +144,7 @@ __device__ __forceinline__ void store_fragments(const float (&acc)[BN / 2], void
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         if (!(h ? ok1 : ok0)) continue;
-        const float v0 = zero ? 0.0f : acc[c * 4 + h * 2] * coef, v1 = zero ? 0.0f : acc[c * 4 + h * 2 + 1] * coef;
+        const float v0 = zero ? 0.0f : value(c * 4 + h * 2), v1 = zero ? 0.0f : value(c * 4 + h * 2 + 1);
         *reinterpret_cast<uint32_t*>(static_cast<T*>(out) + (h ? row1 : row0) * ldc + n_begin + n) = pack2<T>(v0, v1);
       }
     }
@@ -149,7 +160,7 @@ __device__ __forceinline__ void store_fragments(const float (&acc)[BN / 2], void
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
           const int c = 4 * t + i;
-          v[i] = zero ? 0u : pack2<T>(acc[c * 4 + h * 2] * coef, acc[c * 4 + h * 2 + 1] * coef);
+          v[i] = zero ? 0u : pack2<T>(value(c * 4 + h * 2), value(c * 4 + h * 2 + 1));
         }
 #pragma unroll
         for (int r = 0; r < 4; ++r)  // got[r] = pair k of chunk 4t + k, from lane (k − r) mod 4

@@ -50,21 +50,39 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
 
 // One 64-deep forward step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the
 // stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
-template <typename T, int BN>
-__device__ __forceinline__ void forward_step(float (&acc)[BN / 2], uint32_t sa, uint32_t sb, bool first) {
+// NB = 2: also times the second W tile (at sb1) into acc1, in the same commit group.
+template <typename T, int BN, int NB = 1>
+__device__ __forceinline__ void forward_step(float (&acc)[BN / 2], float (&acc1)[NB == 2 ? BN / 2 : 1], uint32_t sa,
+                                             uint32_t sb, uint32_t sb1, bool first) {
   wgmma_fence();
   fence_operands(acc);
+  if constexpr (NB == 2) fence_operands(acc1);
 #pragma unroll
-  for (int k16 = 0; k16 < kWgBK / 16; ++k16)
+  for (int k16 = 0; k16 < kWgBK / 16; ++k16) {
     Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + k16 * 32), mn_major_desc(sb + k16 * 2048), (first && k16 == 0) ? 0 : 1);
+    if constexpr (NB == 2)
+      Wgmma<T, BN, 0, 1>::mma(acc1, k_major_desc(sa + k16 * 32), mn_major_desc(sb1 + k16 * 2048),
+                              (first && k16 == 0) ? 0 : 1);
+  }
   wgmma_commit();
   fence_operands(acc);
+  if constexpr (NB == 2) fence_operands(acc1);
+}
+template <typename T, int BN>
+__device__ __forceinline__ void forward_step(float (&acc)[BN / 2], uint32_t sa, uint32_t sb, bool first) {
+  float none[1];
+  forward_step<T, BN, 1>(acc, none, sa, sb, 0, first);
 }
 
-template <int BM, int BN, int STAGES, int RES>
+// NB = 2 (the gated FFN's gate/up, EPI kSiluMul): every stage holds the W tiles of both matrices.
+template <int BM, int BN, int NB = 1>
+constexpr size_t wgs_stage_bytes() {
+  return size_t(BM + NB * BN) * 128;
+}
+template <int BM, int BN, int STAGES, int RES, int NB = 1>
 constexpr size_t wgs_smem_bytes() {
-  return STAGES * (wg_stage_bytes<BM, BN>() + 2 * sizeof(uint64_t) + sizeof(StageHeader)) + size_t(RES) * BN * 128 +
-         2 * sizeof(uint64_t) + 1024;
+  return STAGES * (wgs_stage_bytes<BM, BN, NB>() + 2 * sizeof(uint64_t) + sizeof(StageHeader)) +
+         size_t(RES) * BN * 128 + 2 * sizeof(uint64_t) + 1024;
 }
 
 // TMA of one 64-row step of W (rows row0 .. row0 + valid − 1, columns col .. col + 63) into a
@@ -110,11 +128,10 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
-// Flags of wgs_forward_kernel's `copy` argument. kEarlyRelease: the consumers free each stage as
-// soon as its own wgmma has completed instead of one step later (launch_forward.cu
-// set_forward_early_release): a Qwen3 item is two 64-deep steps, so the wgmma overlap the later
-// release buys is at most one step per item, while it holds the producer's next item back.
-enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kEarlyRelease = 4 };
+// Flags of wgs_forward_kernel's `copy` argument.
+// (Tenth session: freeing each stage as soon as its own wgmma completed, instead of one step
+// later, measured 1.7B 29.4 -> 30.0 us and 8B 59.6-60.2 -> 60.2-60.9 on the H200: dropped.)
+enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2 };
 
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
@@ -129,17 +146,26 @@ enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kEarlyRelease = 4 };
 // block: the copy engine zero-fills the rows / columns past the group. Seventh session, written
 // after the last device call: not yet run on a GPU.
 // MINB: CTAs per SM the registers must allow (the "wsl" tiles, 3-4 per SM).
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1>
+// EPI = kSiluMul (the gated FFN's gate and up in one pass over the x tiles, NB = 2): tmapU64 /
+// tmapU8 are the up matrix (g.B1) as tmap64 / tmap8 are the gate matrix (g.B0); every step
+// multiplies the stage's x rows by both W tiles, and the epilogue stores SiLU(gate)·up. Why: the
+// mma.sync gate/up kernel (tc_gemm.cuh) took about three quarters of the Qwen3-8B FFN at M = 2048
+// (229 µs against 60 for one warp-specialised projection of the same shape). Else the U maps are
+// unused (RES = 0 and no grouped maps with kSiluMul).
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
+                       const __grid_constant__ CUtensorMap tmapU64, const __grid_constant__ CUtensorMap tmapU8,
                        uint32_t copy, uint32_t s_group) {
-  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, early = copy & kEarlyRelease;
+  constexpr int NB = EPI == kSiluMul ? 2 : 1;
+  static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
+  const bool rows_tma = copy & kRowsTma, grouped = NB == 1 && (copy & kGroupedTma);
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
   constexpr int R = BN / 2;
-  constexpr uint32_t kStage = wg_stage_bytes<BM, BN>(), kABytes = BM * 128, kBBytes = BN * 128;
+  constexpr uint32_t kStage = wgs_stage_bytes<BM, BN, NB>(), kABytes = BM * 128, kBBytes = BN * 128;
   extern __shared__ unsigned char wgs_smem_raw[];
   unsigned char* smem = wgs_smem_raw + ((1024u - (smem_addr(wgs_smem_raw) & 1023u)) & 1023u);
   unsigned char* resident = smem + STAGES * kStage;  // RES blocks of kBBytes
@@ -262,7 +288,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           const uint32_t valid = t.len - kk;
           const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
           if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], (res ? 0 : BN * kWgBK * 2) + (a_tma ? kABytes : 0));
+            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * kWgBK * 2) + (a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
               const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
               const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
@@ -277,6 +303,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
             else
               tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
                           valid, K, &full[s]);
+          }
+          if constexpr (NB == 2) {  // the up matrix's tile after the gate's
+            if (lane >= 16 && lane < 16 + BN / 64)
+              tma_w_block(sA + kABytes + kBBytes + (lane - 16) * kWgChunk, &tmapU64, &tmapU8,
+                          int32_t(w.n_begin + (lane - 16) * 64), t.a + kk, valid, K, &full[s]);
           }
           if (!a_tma) {
 #pragma unroll
@@ -304,6 +335,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   const uint32_t m0 = wg * 64 + warp * 16 + lane / 4, m1 = m0 + 8;
   const uint32_t smem_base = smem_addr(smem), res_base = smem_addr(resident);
   float acc[R];
+  float acc1[NB == 2 ? R : 1];  // NB = 2: the up matrix's sums
   uint32_t stage = 0, phase = 0, prev = 0, res_par = 0;
   bool have_prev = false, first = true, res_ready = false;
   float coef = 1.0f;
@@ -329,7 +361,17 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       first = true;
       coef = h.coef;
     } else if (h.coef != coef) {
-      rescale_accumulators(acc, coef, h.coef);
+      if constexpr (NB == 2) {  // both sums at once (two rescale_accumulators: ptxas C7515)
+        wgmma_wait<0>();
+        fence_operands(acc);
+        fence_operands(acc1);
+        const float f = coef / h.coef;
+#pragma unroll
+        for (int i = 0; i < R; ++i) acc[i] *= f, acc1[i] *= f;
+        coef = h.coef;
+      } else {
+        rescale_accumulators(acc, coef, h.coef);
+      }
     }
     if (h.flags & kEmpty) {
       mbar_arrive(&empty[stage]);
@@ -341,29 +383,29 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      forward_step<T, BN>(acc, sa + wg * 64 * 128, sb, first);
+      forward_step<T, BN, NB>(acc, acc1, sa + wg * 64 * 128, sb, sb + kBBytes, first);
       first = false;
       if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done
         wgmma_wait<0>();
         mbar_arrive(res_empty);
         res_ready = false;
-      } else if (early) {
-        wgmma_wait<0>();
       } else {
         wgmma_wait<1>();
       }
-      if (early) {  // this step's reads are done: its stage is free now
-        mbar_arrive(&empty[stage]);
-      } else {
-        if (have_prev) mbar_arrive(&empty[prev]);
-        prev = stage, have_prev = true;
-      }
+      if (have_prev) mbar_arrive(&empty[prev]);
+      prev = stage, have_prev = true;
     }
     if (h.flags & kLast) {
       wgmma_wait<0>();
       fence_operands(acc);
       if (have_prev) mbar_arrive(&empty[prev]), have_prev = false;
-      store_fragments<T, BN>(acc, g.C, g.ldc, row0, row1, m0 < m_count, m1 < m_count, n_begin, n_count, coef, first);
+      if constexpr (NB == 2) {  // SiLU(gate)·up (an empty sum stores zeros, as SiLU(0)·0)
+        fence_operands(acc1);
+        store_values<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, g.C, g.ldc, row0, row1,
+                            m0 < m_count, m1 < m_count, n_begin, n_count, first);
+      } else {
+        store_fragments<T, BN>(acc, g.C, g.ldc, row0, row1, m0 < m_count, m1 < m_count, n_begin, n_count, coef, first);
+      }
     }
     if (++stage == STAGES) stage = 0, phase ^= 1;
   }

@@ -317,21 +317,25 @@ TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
   });
 }
 
-// set_forward_early_release: every warp-specialised tile with each stage freed as soon as its own
-// wgmma completes, on rows by TMA with whole and partly empty steps, on the grouped maps, on a
-// square (the resident tiles' slot release runs beside it).
-TEST(EarlyRelease, WarpSpecialisedTilesMatchTheReference) {
-  set_forward_early_release(true);
-  uint64_t seed = 800;
-  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
-    run_conformance({"complete:4/early-" + tile_name(t), complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
-                    integer ? DType::bf16 : DType::f16, integer, 512, seed++, kFwdFused);
-    run_conformance({"complete:4/early-grouped-40-" + tile_name(t), complete_table(4), same(4, 40), same(4, 72)},
-                    DType::bf16, integer, 512, seed++, kFwdFused);
-    run_conformance({"complete:4/early-square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
-                    DType::bf16, integer, 512, seed++, kSquare);
-  });
-  set_forward_early_release(false);
+// Every gate/up engine of gated_ffn (set_ffn_gate_engine): the law with rows by TMA, unequal
+// widths with partly empty steps (x rows by cp.async), Q_2^{⊗2}'s lists, FP16, rows not a
+// multiple of 64 per type.
+TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
+  uint64_t seed = 900;
+  const char* names[] = {"mma", "ws64x64", "ws64x128"};
+  for (FfnGateEngine e : {FfnGateEngine::mma_sync, FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
+    set_ffn_gate_engine(e);
+    const std::string n = names[int(e)];
+    run_conformance({"complete:8/ffn-" + n, complete_table(8), same(8, 64), same(8, 128)}, DType::bf16, false, 8 * 37,
+                    seed++, kFfn);
+    run_conformance({"complete:4/ffn-unequal-" + n, complete_table(4), {64, 128, 40, 200}, {200, 384, 72, 136}},
+                    DType::f16, false, 512, seed++, kFfn);
+    run_conformance({"Q2^2/ffn-" + n, q2_power(2), same(4, 80), {64, 136, 72, 192}}, DType::bf16, false, 384, seed++,
+                    kFfn);
+    run_conformance({"complete:32/ffn-8B-" + n, complete_table(32), same(32, 128), same(32, 384)}, DType::bf16, false,
+                    2048, seed++, kFfn);
+  }
+  set_ffn_gate_engine(FfnGateEngine::ws64x128);
 }
 
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {

@@ -144,13 +144,15 @@ TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
 // before every run, a read of h before gate/up finished would show as NaN or as a difference from
 // decode() run on the finished h without PDL; checked eagerly and over repeated graph replays, on
 // the complete-graph law (tiles from the CTA index) and on Q_2^{⊗2} (tiles from the lists), for
-// several types, with 64- and 32-column tiles (F = 6144 and 512 outputs), for every decode
+// several types, with 64- and 32-column tiles (F = 6144 and 512 outputs); on the law the down
+// CTAs wait by gate/up's per-group counters (and once, with registers, for the whole grid); for every decode
 // staging (registers, cp.async and bulk copies into shared memory); and y is the dense reference's.
 TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   std::mt19937_64 rng(12);
-  for (DecodeStaging staging : {DecodeStaging::registers, DecodeStaging::cp_async, DecodeStaging::bulk}) {
-  set_decode_engines(staging, true);
-  const int bulk = int(staging);
+  for (int engine = 0; engine < 4; ++engine) {  // 3: registers, down waiting for the whole gate/up grid
+  const DecodeStaging staging = engine == 3 ? DecodeStaging::registers : DecodeStaging(engine);
+  set_decode_engines(staging, true, true, engine != 3);
+  const int bulk = engine;
   struct Shape {
     TableData table;
     uint32_t q, s, r;
@@ -260,6 +262,47 @@ TEST(NonFinite, NanAndInfInWPropagateAsInTheDenseReference) {
       EXPECT_GT(nonfinite, 37u);  // the Inf column reaches every row
     }
   }
+}
+
+// Decode (one row): NaN and Inf in W reach exactly the outputs the dense reference gives. A NaN in
+// W's row 0 outside the blocks a type reads must not reach its outputs: the register decode's
+// batches pad short reductions with row 0 (before the tenth session it summed those slots with
+// weight 0, and 0 · NaN is NaN). s = 16: reductions of 16 or 32 rows, far below one batch of
+// 4 · 64; s = 512: 512 or 1024 rows in the deep batches (12 per lane).
+TEST(NonFinite, DecodeReadsOnlyTheBlocksOfItsType) {
+  for (DecodeStaging st : {DecodeStaging::registers, DecodeStaging::cp_async, DecodeStaging::bulk}) {
+    set_decode_engines(st, true);
+    for (DType t : {DType::bf16, DType::f32}) {
+      for (uint32_t s : {16u, 512u}) {
+        const TableData table = complete_table(8);
+        const std::vector<uint32_t> in(8, s), out(8, 64);
+        DevicePlan plan(lower_table(table, in, out));
+        CudaDenseReference ref(table, in, out);
+        const uint32_t K = 8 * s, N = 8 * 64;
+        std::mt19937_64 rng(9);
+        auto wv = integer_values(rng, size_t(K) * N, 2);
+        wv[0 * N + 64 + 5] = NAN;             // W_01 row 0: only type 0 (y_1) reads it
+        wv[size_t(3 * s + 1) * N + 7 * 64 + 9] = INFINITY;  // W_37: type 3's y_7
+        DevMatrix W(t, K, N), x(t, 1, K), y(t, 1, N);
+        W.upload(wv);
+        for (uint32_t type : {0u, 2u, 3u}) {
+          x.upload(integer_values(rng, K, 2));
+          y.poison();
+          decode(plan, type, x.view(), W.view(), y.view());
+          cuda_ok(cudaDeviceSynchronize(), "decode");
+          DevFloats r(N);
+          ref.forward({type}, x.view(), W.view(), r.p);
+          const auto rv = r.download(), yv = y.download();
+          uint64_t nan = 0;
+          EXPECT_TRUE(same_nonfinite(yv, rv, t, nan)) << "staging " << int(st) << ", s = " << s << ", type " << type;
+          uint64_t nonfinite = 0;
+          for (float v : rv) nonfinite += !std::isfinite(v);
+          EXPECT_EQ(nonfinite > 0, type != 2u) << "the reference itself, type " << type;
+        }
+      }
+    }
+  }
+  set_decode_engines(DecodeStaging::registers, true);
 }
 
 }  // namespace
