@@ -52,25 +52,23 @@ int main(int argc, char** argv) {
                                    : e == "ws64x64" ? qalg::gpu::FfnGateEngine::ws64x64
                                                     : qalg::gpu::FfnGateEngine::ws64x128);
   }
-  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1,
-  // QALG_DECODE_READY=0|1: the decode engines.
+  // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode
+  // engines.
   {
     const char* st = std::getenv("QALG_DECODE_STAGING");
     const char* pdl = std::getenv("QALG_DECODE_PDL");
     const char* deep = std::getenv("QALG_DECODE_DEEP");
-    const char* ready = std::getenv("QALG_DECODE_READY");
-    const std::string v = st ? st : "registers", p = pdl ? pdl : "1", d = deep ? deep : "1", r = ready ? ready : "1";
+    const std::string v = st ? st : "registers", p = pdl ? pdl : "1", d = deep ? deep : "1";
     const auto bit = [](const std::string& b) { return b == "0" || b == "1"; };
-    if ((v != "registers" && v != "cp_async" && v != "bulk") || !bit(p) || !bit(d) || !bit(r)) {
+    if ((v != "registers" && v != "cp_async" && v != "bulk") || !bit(p) || !bit(d)) {
       std::cerr << "qalg_gpu_bench: QALG_DECODE_STAGING must be registers, cp_async or bulk (got '" << v
-                << "'), QALG_DECODE_PDL, QALG_DECODE_DEEP and QALG_DECODE_READY 0 or 1 (got '" << p << "', '" << d
-                << "', '" << r << "')\n";
+                << "'), QALG_DECODE_PDL and QALG_DECODE_DEEP 0 or 1 (got '" << p << "', '" << d << "')\n";
       return 2;
     }
     const auto staging = v == "cp_async" ? qalg::gpu::DecodeStaging::cp_async
                          : v == "bulk"   ? qalg::gpu::DecodeStaging::bulk
                                          : qalg::gpu::DecodeStaging::registers;
-    qalg::gpu::set_decode_engines(staging, p == "1", d == "1", r == "1");
+    qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
   }
   try {
     Bench b(o);

@@ -82,9 +82,6 @@ struct DevicePlan::Impl {
   // The complete-graph law with equal widths (batched_law.hpp diagonal_plus_row_law): the decode
   // kernel computes its tiles instead of reading these lists (same tiles, same order).
   bool decode_law = false;
-  // The law's FFN decode with this plan as gate/up: its readiness counters (DecodeLaw::ready, q + 1
-  // words, zero between calls; one FFN decode at a time per plan uses them).
-  detail::DeviceBuffer<uint32_t> decode_ready;
   uint32_t decode_depth_max = 0;  // the deepest decode tile's reduction (rows of W), for shared memory
 };
 

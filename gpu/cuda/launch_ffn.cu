@@ -16,8 +16,7 @@ namespace {
 std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_decode_deep{true};
-std::atomic<bool> g_decode_ready{true};
-std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x128};
+std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -78,31 +77,12 @@ void launch_gemv_staged(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool bulk
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
-// The decode tiles of one type and whether they are the 32-column ones (see launch_gemv).
-struct DecodeTiles {
-  uint32_t ctas;
-  bool narrow;
-};
-DecodeTiles decode_tiles(const DevicePlan& p, uint32_t type) {
-  const auto& impl = p.impl();
-  const uint32_t count = impl.decode_begin[type + 1] - impl.decode_begin[type];
-  if (count >= multiprocessors()) return {count, false};
-  return {impl.decode32_begin[type + 1] - impl.decode32_begin[type], true};
-}
-
-// ready: the law's FFN decode readiness (DecodeLaw::ready; role kReadyNone: none); launch_gemv
-// fills in the counts it knows (groups, its CTAs).
 template <typename T, int NB, int EPI>
-void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s, bool after_prior = false,
-                 DecodeLaw ready = {}) {
+void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s, bool after_prior = false) {
   const auto& impl = p.impl();
   const uint32_t first = impl.decode_begin[type], count = impl.decode_begin[type + 1] - first;
   if (count == 0) return;
-  if (impl.decode_law) {
-    ready.s = p.plan().input_widths[0], ready.r = p.plan().output_widths[0], ready.type = type, ready.q = p.q();
-    ready.ctas = decode_tiles(p, type).ctas;
-    a.decode_law = ready;
-  }
+  if (impl.decode_law) a.decode_law = DecodeLaw{p.plan().input_widths[0], p.plan().output_widths[0], type};
   const bool narrow = count < multiprocessors();
   // The staged forms where every copied row segment is whole 16-byte chunks at 16-byte addresses.
   const DecodeStaging staging = g_decode_staging;
@@ -148,9 +128,8 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 
 void set_ffn_gate_engine(FfnGateEngine e) { g_ffn_gate = e; }
 
-void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches, bool group_ready) {
+void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches) {
   g_decode_staging = staging, g_decode_pdl = dependent_launch, g_decode_deep = deep_batches;
-  g_decode_ready = group_ready;
 }
 
 void decode(const DevicePlan& p, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,
@@ -232,24 +211,12 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   a.A = x.data;
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = h.data;
-  // With PDL and the law on both plans, down's CTAs wait only for the two h groups they read (the
-  // gate/up CTAs count their stored tiles per group) instead of for the whole gate/up grid: its
-  // completion and memory flush took the place of the last tiles' own latency. Deadlock-free:
-  // down's CTAs start only once every gate/up CTA has started (PDL), and gate/up waits for nothing.
-  const bool pdl = g_decode_pdl;
-  const bool by_group = pdl && g_decode_ready && up.impl().decode_law && down.impl().decode_law;
-  DecodeLaw signal, wait;
-  if (by_group) {
-    signal.ready = wait.ready = up.impl().decode_ready.get();
-    signal.role = kReadySignal, wait.role = kReadyWait;
-    wait.need = decode_tiles(up, type).ctas / up.q();  // equal widths: the same count in every group
-  }
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream, false, signal); });
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
   GemmArgs b;  // the down projection, PDL after gate/up: it reads h only after that grid is done
   b.A = h.data;
   b.B0 = Wd.data, b.ldb = down.N();
   b.C = y.data;
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, pdl, wait); });
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, g_decode_pdl); });
 }
 
 }  // namespace qalg::gpu

@@ -279,16 +279,8 @@ QALG_HOST_DEVICE inline Term law_term(const LawGrid& L, const WorkItem& w, uint3
 
 // Decoding one row of type `type` under the complete-graph law with equal widths s → r
 // (decode_gemv.cuh): the kernel's tiles and terms from the CTA index. s = 0: off (lists).
-// ready (the FFN decode, launch_ffn.cu): per-group readiness counters of gate/up, q + 1 words.
-// role kReadySignal (gate/up): a CTA adds 1 to ready[j] once its tile of output group j is stored;
-// kReadyWait (down, launched by PDL): a CTA reads h groups `type` and j only after ready[type] and
-// ready[j] reach `need` (gate/up tiles per group) instead of waiting for the whole gate/up grid,
-// counts itself in ready[q], and the last of its `ctas` CTAs zeroes the q + 1 words for the next call.
-enum ReadyRole : uint32_t { kReadyNone = 0, kReadySignal = 1, kReadyWait = 2 };
 struct DecodeLaw {
   uint32_t s = 0, r = 0, type = 0;
-  uint32_t* ready = nullptr;
-  uint32_t role = kReadyNone, q = 0, need = 0, ctas = 0;
 };
 
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };

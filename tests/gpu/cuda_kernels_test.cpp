@@ -335,7 +335,7 @@ TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
     run_conformance({"complete:32/ffn-8B-" + n, complete_table(32), same(32, 128), same(32, 384)}, DType::bf16, false,
                     2048, seed++, kFfn);
   }
-  set_ffn_gate_engine(FfnGateEngine::ws64x128);
+  set_ffn_gate_engine(FfnGateEngine::ws64x64);
 }
 
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {

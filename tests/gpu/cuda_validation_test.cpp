@@ -144,15 +144,13 @@ TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
 // before every run, a read of h before gate/up finished would show as NaN or as a difference from
 // decode() run on the finished h without PDL; checked eagerly and over repeated graph replays, on
 // the complete-graph law (tiles from the CTA index) and on Q_2^{⊗2} (tiles from the lists), for
-// several types, with 64- and 32-column tiles (F = 6144 and 512 outputs); on the law the down
-// CTAs wait by gate/up's per-group counters (and once, with registers, for the whole grid); for every decode
+// several types, with 64- and 32-column tiles (F = 6144 and 512 outputs), for every decode
 // staging (registers, cp.async and bulk copies into shared memory); and y is the dense reference's.
 TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   std::mt19937_64 rng(12);
-  for (int engine = 0; engine < 4; ++engine) {  // 3: registers, down waiting for the whole gate/up grid
-  const DecodeStaging staging = engine == 3 ? DecodeStaging::registers : DecodeStaging(engine);
-  set_decode_engines(staging, true, true, engine != 3);
-  const int bulk = engine;
+  for (DecodeStaging staging : {DecodeStaging::registers, DecodeStaging::cp_async, DecodeStaging::bulk}) {
+  set_decode_engines(staging, true);
+  const int bulk = int(staging);
   struct Shape {
     TableData table;
     uint32_t q, s, r;

@@ -131,17 +131,15 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 // Gated FFN: H = SiLU(X ⋆ Wg) ⊙ (X ⋆ Wu) with gate and up in one kernel (one read of X tiles),
 // then Y = H ⋆ Wd. `up` types the D→F projections, `down` the F→D one (same row types).
 // H is an M×F scratch matrix of the input dtype. Gate/up's kernel (16-bit types, widths multiples
-// of 8, output groups wider than 32): the warp-specialised Hopper kernel with 64 × 128 tiles (the
-// default) or 64 × 64, or the mma.sync kernel; process-wide, the bench's QALG_FFN_GATE compares them.
+// of 8, output groups wider than 32): the warp-specialised Hopper kernel with 64 × 64 tiles (the
+// default) or 64 × 128, or the mma.sync kernel; process-wide, the bench's QALG_FFN_GATE compares them.
 enum class FfnGateEngine { mma_sync, ws64x64, ws64x128 };
 void set_ffn_gate_engine(FfnGateEngine e);
 void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatrix& X,
                const DeviceMatrix& Wg, const DeviceMatrix& Wu, const DeviceMatrix& Wd,
                const DeviceMatrix& H, const DeviceMatrix& Y, cudaStream_t stream = nullptr);
 // The decode form (one row of type `type`). The down projection is launched with programmatic
-// dependent launch: it starts while gate/up runs and reads h only once gate/up has finished (on
-// the complete-graph law: once the h groups it reads are stored, by counters that `up` holds; so
-// one FFN decode at a time per `up` plan, as with a batch's backward scratch).
+// dependent launch: it starts while gate/up runs and reads h only once gate/up has finished.
 void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type,
                       const DeviceMatrix& x, const DeviceMatrix& Wg, const DeviceMatrix& Wu,
                       const DeviceMatrix& Wd, const DeviceMatrix& h, const DeviceMatrix& y,
@@ -226,12 +224,9 @@ bool law_grid_enabled();
 // QALG_DECODE_STAGING=registers|cp_async|bulk and QALG_DECODE_PDL=0|1 compare them.
 // deep_batches (default on): register decodes whose grid is at most one CTA per SM and whose
 // reduction is deeper than 256 rows issue 8 (gate and up) or 12 rows per lane at once instead of 4
-// (QALG_DECODE_DEEP=0|1). group_ready (default on, with dependent_launch): on the complete-graph
-// law the down projection's CTAs wait for the two h groups they read, counted by gate/up's CTAs,
-// instead of for the whole gate/up grid (QALG_DECODE_READY=0|1).
+// (QALG_DECODE_DEEP=0|1).
 enum class DecodeStaging { registers, cp_async, bulk };
-void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches = true,
-                        bool group_ready = true);
+void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches = true);
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
