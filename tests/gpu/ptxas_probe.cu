@@ -1,24 +1,25 @@
 // Compiled (not run) by the ctest gpu_ptxas_no_wgmma_serialisation: one instantiation of each
 // Hopper kernel family. ptxas reports, as "info" lines that a normal build hides, when it has to
-// serialise wgmma (C7518: wgmma in a path it cannot prove warp-uniform) or to wait for all wgmma
-// at a point the code did not ask for (C7517: a wait injected because some path might read
-// accumulators in flight). Both were silent performance bugs for sessions (C7518 until the sixth,
+// serialise wgmma (C7518: wgmma in a path it cannot prove warp-uniform; C7515: a non-wgmma
+// instruction redefines accumulators inside a pipeline stage) or to wait for all wgmma at a point
+// the code did not ask for (C7517: a wait injected because some path might read accumulators in
+// flight). Both were silent performance bugs for sessions (C7518 until the sixth,
 // C7517 in every warp-specialised kernel until the seventh); the test fails if either comes back.
 #include "wg_gemm.cuh"
 #include "wgs_gemm.cuh"
 #include "wst_gemm.cuh"
 
 namespace qalg::gpu::detail {
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(GemmArgs, uint32_t, uint32_t,
-                                                                             const __grid_constant__ CUtensorMap,
-                                                                             const __grid_constant__ CUtensorMap,
-                                                                             const __grid_constant__ CUtensorMap,
-                                                                             uint32_t, uint32_t);
-template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(GemmArgs, uint32_t, uint32_t,
-                                                                      const __grid_constant__ CUtensorMap,
-                                                                      const __grid_constant__ CUtensorMap,
-                                                                      const __grid_constant__ CUtensorMap, uint32_t,
-                                                                      uint32_t);
+#define QALG_WGS_PARAMS                                                                                           \
+  GemmArgs, uint32_t, uint32_t, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap,          \
+      const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, \
+      uint32_t, uint32_t
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(QALG_WGS_PARAMS);
+template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_PARAMS);
+// the gated FFN's gate/up (two accumulators; two rescale calls made ptxas serialise, C7515)
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul>(QALG_WGS_PARAMS);
+template __global__ void wgs_forward_kernel<__half, 64, 128, 2, 0, 2, kSiluMul>(QALG_WGS_PARAMS);
+#undef QALG_WGS_PARAMS
 template __global__ void wst_forward_kernel<__nv_bfloat16, 4, 128, 4, 1>(GemmArgs, uint32_t, uint32_t,
                                                                          const __grid_constant__ CUtensorMap,
                                                                          const __grid_constant__ CUtensorMap);
