@@ -183,9 +183,10 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes, UNROLL > 4 ? 1 : (NB ==
         c[u] = 0.0f;
         row[u] = in ? w.row(g, r, c[u]) : 0;  // row 0 past the reduction: a valid x address
         // Slots past the reduction hold zeros, not row 0: c = 0 would not cancel a NaN or Inf there
-        // (0 · Inf = NaN). A predicated load, still issued with the batch (an early `break` in the
-        // sum instead let the compiler sink the loads into it: one round trip per row, measured
-        // 8.2 -> 9.6 µs on the Qwen3-1.7B FFN decode).
+        // (0 · Inf = NaN). A predicated load, issued with the batch: the SASS keeps all 8 / 12
+        // 16-byte loads ahead of the first FMA. (A first fix, an early `break` in the sum, ran in a
+        // build that measured 8.2 -> 9.6 µs on the Qwen3-1.7B FFN decode; that build also held
+        // other changes, so the cause was not separated.)
 #pragma unroll
         for (int b = 0; b < NB; ++b) {
           const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1) + uint64_t(row[u]) * g.ldb + col;
