@@ -52,20 +52,6 @@ int main(int argc, char** argv) {
                                    : e == "ws64x64" ? qalg::gpu::FfnGateEngine::ws64x64
                                                     : qalg::gpu::FfnGateEngine::ws64x128);
   }
-  // QALG_FFN_DECODE=fused|fused32|fused64|fused_barrier|split: the gated FFN decode's engine (M = 1).
-  if (const char* v = std::getenv("QALG_FFN_DECODE")) {
-    const std::string e = v;
-    if (e != "fused" && e != "fused32" && e != "fused64" && e != "split" && e != "fused_barrier") {
-      std::cerr << "qalg_gpu_bench: QALG_FFN_DECODE must be fused, fused32, fused64, fused_barrier or split (got '"
-                << e << "')\n";
-      return 2;
-    }
-    qalg::gpu::set_ffn_decode_engine(e == "fused"           ? qalg::gpu::FfnDecodeEngine::fused
-                                     : e == "fused32"       ? qalg::gpu::FfnDecodeEngine::fused32
-                                     : e == "fused64"       ? qalg::gpu::FfnDecodeEngine::fused64
-                                     : e == "fused_barrier" ? qalg::gpu::FfnDecodeEngine::fused_barrier
-                                                            : qalg::gpu::FfnDecodeEngine::split);
-  }
   // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode
   // engines.
   {

@@ -83,9 +83,6 @@ struct DevicePlan::Impl {
   // kernel computes its tiles instead of reading these lists (same tiles, same order).
   bool decode_law = false;
   uint32_t decode_depth_max = 0;  // the deepest decode tile's reduction (rows of W), for shared memory
-  // The fused FFN decode's grid barrier when this plan is the down projection (arrivals,
-  // generation; ffn_decode_fused.cuh fused_grid_barrier), allocated with the decode law.
-  detail::DeviceBuffer<uint32_t> ffn_barrier;
 };
 
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.

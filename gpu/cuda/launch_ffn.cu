@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "ffn_decode_fused.cuh"
 #include "launch_common.cuh"
 #include "validate.hpp"
 
@@ -18,7 +17,6 @@ std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_decode_deep{true};
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
-std::atomic<FfnDecodeEngine> g_ffn_decode{FfnDecodeEngine::split};
 
 uint32_t multiprocessors() {
   static const uint32_t n = [] {
@@ -120,82 +118,6 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   }
 }
 
-// The fused FFN decode (ffn_decode_fused.cuh) with COLS-column tiles: false where it does not
-// apply (then the caller runs the two-kernel form). The grid is persistent and cooperative: at most
-// the CTAs that fit on the GPU at once (the occupancy calculator with this launch's shared
-// memory), 1 (COLS = 64, 512 threads) or 2 (COLS = 32) per SM, and no more than the larger tile
-// count; each CTA's shared memory holds its gate/up and down W tiles (slots = the most tiles any
-// CTA gets).
-// COOP = false: a plain launch with the down plan's barrier words (fused_grid_barrier).
-template <typename T, int COLS, bool COOP>
-bool launch_fused_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type, const GemmArgs& a,
-                         const GemmArgs& b, cudaStream_t s) {
-  if (!up.impl().decode_law || !down.impl().decode_law || !up.widths_vector_aligned() ||
-      !down.widths_vector_aligned() || a.ldb % 8 != 0 || b.ldb % 8 != 0 || !aligned16(a.B0) || !aligned16(a.B1) ||
-      !aligned16(b.B0))
-    return false;
-  static const bool cooperative = [] {
-    int dev = 0, on = 0;
-    check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
-    check_cuda(cudaDeviceGetAttribute(&on, cudaDevAttrCooperativeLaunch, dev), "cooperative launch attribute");
-    return on != 0;
-  }();
-  if (COOP && !cooperative) return false;
-  auto kernel = ffn_decode_fused_kernel<T, COLS, COOP>;
-  // The opt-in shared memory per CTA, less the kernel's static arrays.
-  static const size_t smem_max = [&] {
-    int dev = 0, optin = 0;
-    check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
-    check_cuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "shared memory opt-in");
-    cudaFuncAttributes fa{};
-    check_cuda(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes(ffn_decode_fused_kernel)");
-    const size_t dyn = size_t(optin) > fa.sharedSizeBytes ? size_t(optin) - fa.sharedSizeBytes : 0;
-    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(dyn)),
-               "cudaFuncSetAttribute(ffn_decode_fused_kernel)");
-    return dyn;
-  }();
-  const uint32_t q = up.q(), ru = up.plan().output_widths[0], rd = down.plan().output_widths[0];
-  FusedDecodeShape sh;
-  sh.up_tiles = q * ((ru + COLS - 1) / COLS), sh.down_tiles = q * ((rd + COLS - 1) / COLS);
-  sh.up_depth = q > 1 ? 2 * up.plan().input_widths[0] : up.plan().input_widths[0];
-  sh.down_depth = q > 1 ? 2 * down.plan().input_widths[0] : down.plan().input_widths[0];
-  constexpr int kThreads = COLS / 8 * kGemvLanes;
-  const uint32_t sms = multiprocessors();
-  uint32_t grid = std::min(sms * (COLS == 32 ? 2u : 1u), std::max(sh.up_tiles, sh.down_tiles));
-  for (int attempt = 0; attempt < 4 && grid > 0; ++attempt) {
-    sh.up_slots = (sh.up_tiles + grid - 1) / grid, sh.down_slots = (sh.down_tiles + grid - 1) / grid;
-    const size_t smem = size_t(sh.up_slots) * fused_up_slot_bytes<COLS>(sh.up_depth) +
-                        size_t(sh.down_slots) * fused_down_slot_bytes<COLS>(sh.down_depth) +
-                        (size_t(sh.up_slots) * sh.up_depth + sh.down_depth) * sizeof(float);
-    if (smem > smem_max) return false;
-    int per_sm = 0;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem),
-               "occupancy of ffn_decode_fused_kernel");
-    if (per_sm == 0) return false;
-    if (uint64_t(per_sm) * sms < grid) {  // fewer CTAs fit: more tiles (and bytes) per CTA
-      grid = uint32_t(per_sm) * sms;
-      continue;
-    }
-    GemmArgs ua = a, da = b;
-    ua.decode_law = DecodeLaw{up.plan().input_widths[0], ru, type};
-    da.decode_law = DecodeLaw{down.plan().input_widths[0], rd, type};
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeCooperative;
-    attr[0].val.cooperative = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = COOP ? 1 : 0;
-    check_cuda(cudaLaunchKernelEx(&cfg, kernel, ua, da, sh, down.impl().ffn_barrier.get()),
-               "ffn_decode_fused_kernel launch");
-    return true;
-  }
-  return false;
-}
-
 void check_type(const char* call, const DevicePlan& p, uint32_t type) {
   if (type >= p.q())
     throw std::invalid_argument(std::string(call) + ": type " + std::to_string(type) +
@@ -205,7 +127,6 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 }  // namespace
 
 void set_ffn_gate_engine(FfnGateEngine e) { g_ffn_gate = e; }
-void set_ffn_decode_engine(FfnDecodeEngine e) { g_ffn_decode = e; }
 
 void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches) {
   g_decode_staging = staging, g_decode_pdl = dependent_launch, g_decode_deep = deep_batches;
@@ -290,33 +211,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   a.A = x.data;
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = h.data;
-  GemmArgs b;  // the down projection (split: PDL after gate/up, it reads h only after that grid is done)
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
+  GemmArgs b;  // the down projection, PDL after gate/up: it reads h only after that grid is done
   b.A = h.data;
   b.B0 = Wd.data, b.ldb = down.N();
   b.C = y.data;
-  const FfnDecodeEngine engine = g_ffn_decode;
-  bool fused = false;
-  if (engine != FfnDecodeEngine::split) {
-    // fused: 32-column tiles where 64-column gate/up tiles would leave SMs without one.
-    const uint32_t ru = up.plan().output_widths[0];
-    const bool automatic = engine == FfnDecodeEngine::fused || engine == FfnDecodeEngine::fused_barrier;
-    const bool narrow = engine == FfnDecodeEngine::fused32 ||
-                        (automatic && up.q() * ((ru + 63) / 64) < multiprocessors());
-    const bool coop = engine != FfnDecodeEngine::fused_barrier;
-    dispatch_dtype(x.dtype, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (is_tensor_core_type<T>()) {
-        if (coop)
-          fused = narrow ? launch_fused_decode<T, 32, true>(up, down, type, a, b, stream)
-                         : launch_fused_decode<T, 64, true>(up, down, type, a, b, stream);
-        else
-          fused = narrow ? launch_fused_decode<T, 32, false>(up, down, type, a, b, stream)
-                         : launch_fused_decode<T, 64, false>(up, down, type, a, b, stream);
-      }
-    });
-  }
-  if (fused) return;
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
   dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, g_decode_pdl); });
 }
 

@@ -146,26 +146,12 @@ TEST(Backward, TwoStreamsEqualTheTwoCallsAndCaptureIntoAGraph) {
 // the complete-graph law (tiles from the CTA index) and on Q_2^{⊗2} (tiles from the lists), for
 // several types, with 64- and 32-column tiles (F = 6144 and 512 outputs), for every decode
 // staging (registers, cp.async and bulk copies into shared memory); and y is the dense reference's.
-// The same for the fused engines (one kernel, a grid barrier between gate/up and down:
-// ffn_decode_fused.cuh; cooperative with 32- and 64-column tiles, and with the plan's barrier words), where a read of h before the barrier would
-// show the same way; its y is not compared bit for bit with decode(), whose tile width (and so its
-// order of summation) is chosen from the down projection alone. 8/40/152: partial tiles (152 =
-// 2·64 + 24 = 4·32 + 24; 40 = 32 + 8).
+// 8/40/152: partial tiles (152 = 2·64 + 24 = 4·32 + 24; 40 = 32 + 8).
 TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   std::mt19937_64 rng(12);
-  struct Engine {
-    FfnDecodeEngine ffn;
-    DecodeStaging staging;
-  };
-  for (const Engine& e : {Engine{FfnDecodeEngine::split, DecodeStaging::registers},
-                          Engine{FfnDecodeEngine::split, DecodeStaging::cp_async},
-                          Engine{FfnDecodeEngine::split, DecodeStaging::bulk},
-                          Engine{FfnDecodeEngine::fused32, DecodeStaging::registers},
-                          Engine{FfnDecodeEngine::fused64, DecodeStaging::registers},
-                          Engine{FfnDecodeEngine::fused_barrier, DecodeStaging::registers}}) {
-  set_decode_engines(e.staging, true);
-  set_ffn_decode_engine(e.ffn);
-  const int bulk = int(e.staging) + 10 * int(e.ffn);
+  for (DecodeStaging staging : {DecodeStaging::registers, DecodeStaging::cp_async, DecodeStaging::bulk}) {
+  set_decode_engines(staging, true);
+  const int bulk = int(staging);
   struct Shape {
     TableData table;
     uint32_t q, s, r;
@@ -206,7 +192,7 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
       y_plain.poison();
       decode(down, type, h.view(), Wd.view(), y_plain.view(), st);  // no PDL: after gate/up by stream order
       cuda_ok(cudaStreamSynchronize(st), "sync");
-      if (e.ffn == FfnDecodeEngine::split) ASSERT_EQ(yv, y_plain.download()) << "eager, q = " << c.q << ", type " << type;
+      ASSERT_EQ(yv, y_plain.download()) << "eager, q = " << c.q << ", type " << type;
       cudaGraph_t graph;
       cudaGraphExec_t exec;
       cuda_ok(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal), "capture");
@@ -227,7 +213,6 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   }
   }
   set_decode_engines(DecodeStaging::registers, true);
-  set_ffn_decode_engine(FfnDecodeEngine::split);
 }
 
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {

@@ -138,22 +138,8 @@ void set_ffn_gate_engine(FfnGateEngine e);
 void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatrix& X,
                const DeviceMatrix& Wg, const DeviceMatrix& Wu, const DeviceMatrix& Wd,
                const DeviceMatrix& H, const DeviceMatrix& Y, cudaStream_t stream = nullptr);
-// The decode form (one row of type `type`). Engines (set_ffn_decode_engine, process-wide):
-// `split` (the default) = two kernels, the down projection by programmatic dependent launch (it
-// starts while gate/up runs and reads h only once gate/up has finished). `fused` = one cooperative kernel for 16-bit
-// types under the complete-graph law with 8-element-aligned widths (ffn_decode_fused.cuh: every
-// CTA copies all of its gate/up and down W tiles into shared memory at once, then gate/up, a grid
-// barrier, down), 32-column tiles where the 64-column gate/up tiles would be fewer than the SMs,
-// else 64; `fused32` / `fused64` force the tile width. Measured on the H200 (eleventh session) the
-// fused kernel was slower than split on four of the five paper FFN decodes (Qwen3-30B expert 7.4–8.2
-// against 6.3 µs: its launch and grid barrier cost more than the overlap gains) and level on
-// Qwen3-8B. Shapes the fused kernel does not take (FP32, lists, unaligned widths, too little shared
-// memory) run split. The bench's QALG_FFN_DECODE=fused|fused32|fused64|split compares them.
-// `fused_barrier` = the fused kernel with the automatic tile width, launched without the
-// cooperative attribute, its grid barrier on two words of the down plan (the grid bounded by the
-// occupancy calculator; two such decodes with one down plan must not run at the same time).
-enum class FfnDecodeEngine { fused, fused32, fused64, split, fused_barrier };
-void set_ffn_decode_engine(FfnDecodeEngine e);
+// The decode form (one row of type `type`). The down projection is launched with programmatic
+// dependent launch: it starts while gate/up runs and reads h only once gate/up has finished.
 void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type,
                       const DeviceMatrix& x, const DeviceMatrix& Wg, const DeviceMatrix& Wu,
                       const DeviceMatrix& Wd, const DeviceMatrix& h, const DeviceMatrix& y,
