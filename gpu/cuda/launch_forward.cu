@@ -71,7 +71,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
-  const bool grouped = EPI == kStore && s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
+  const bool grouped = (EPI == kStore || EPI == kSiluMul) && s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
   const uint32_t q = grouped ? uint32_t(K / s) : 0;
   const CUtensorMap m64 = grouped ? tensor_map_grouped_rows(a.B0, dt, s, q, N) : tensor_map_2d(a.B0, dt, K, N, 64, 64);
   const CUtensorMap m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
@@ -81,7 +81,9 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u);
-  const CUtensorMap u64 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 64, 64) : m64;
+  const CUtensorMap u64 = EPI != kSiluMul ? m64
+                          : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
+                                          : tensor_map_2d(a.B1, dt, K, N, 64, 64);
   const CUtensorMap u8 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 8, 64) : m8;
   kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
                                                                   u64, u8, copy, grouped ? s : 0u);

@@ -150,8 +150,10 @@ enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2 };
 // tmapU8 are the up matrix (g.B1) as tmap64 / tmap8 are the gate matrix (g.B0); every step
 // multiplies the stage's x rows by both W tiles, and the epilogue stores SiLU(gate)·up. Why: the
 // mma.sync gate/up kernel (tc_gemm.cuh) took about three quarters of the Qwen3-8B FFN at M = 2048
-// (229 µs against 60 for one warp-specialised projection of the same shape). Else the U maps are
-// unused (RES = 0 and no grouped maps with kSiluMul).
+// (229 µs against 60 for one warp-specialised projection of the same shape). With kGroupedTma the
+// U maps are grouped too (eleventh session: before, the gated kernel never took the grouped maps,
+// so the Qwen3-4B and DeepSeek-V3 gate/up, s = 80 and 224, gathered the x rows of every partly
+// empty step by cp.async and their W by 8-row boxes). Else the U maps are unused (RES = 0).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
@@ -160,7 +162,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                        uint32_t copy, uint32_t s_group) {
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
-  const bool rows_tma = copy & kRowsTma, grouped = NB == 1 && (copy & kGroupedTma);
+  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -305,9 +307,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                           valid, K, &full[s]);
           }
           if constexpr (NB == 2) {  // the up matrix's tile after the gate's
-            if (lane >= 16 && lane < 16 + BN / 64)
-              tma_w_block(sA + kABytes + kBBytes + (lane - 16) * kWgChunk, &tmapU64, &tmapU8,
-                          int32_t(w.n_begin + (lane - 16) * 64), t.a + kk, valid, K, &full[s]);
+            if (lane >= 16 && lane < 16 + BN / 64) {
+              unsigned char* dst = sA + kABytes + kBBytes + (lane - 16) * kWgChunk;
+              if (grouped)
+                tma_load_3d(dst, &tmapU64, int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk), int32_t(t.a / s_group),
+                            &full[s]);
+              else
+                tma_w_block(dst, &tmapU64, &tmapU8, int32_t(w.n_begin + (lane - 16) * 64), t.a + kk, valid, K, &full[s]);
+            }
           }
           if (!a_tma) {
 #pragma unroll

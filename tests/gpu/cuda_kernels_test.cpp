@@ -319,7 +319,7 @@ TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
 
 // Every gate/up engine of gated_ffn (set_ffn_gate_engine): the law with rows by TMA, unequal
 // widths with partly empty steps (x rows by cp.async), Q_2^{⊗2}'s lists, FP16, rows not a
-// multiple of 64 per type.
+// multiple of 64 per type, and equal widths not multiples of 64 (grouped tensor maps).
 TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
   uint64_t seed = 900;
   const char* names[] = {"mma", "ws64x64", "ws64x128"};
@@ -334,6 +334,12 @@ TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
                     kFfn);
     run_conformance({"complete:32/ffn-8B-" + n, complete_table(32), same(32, 128), same(32, 384)}, DType::bf16, false,
                     2048, seed++, kFfn);
+    // s = 80 and 224 (the Qwen3-4B and DeepSeek-V3 experts' shapes): the warp-specialised gate/up
+    // takes both W matrices and x through the grouped tensor maps (every term's last step partly empty).
+    run_conformance({"complete:32/ffn-4B-" + n, complete_table(32), same(32, 80), same(32, 304)}, DType::bf16, false,
+                    2048, seed++, kFfn);
+    run_conformance({"complete:32/ffn-DS-V3-" + n, complete_table(32), same(32, 224), same(32, 64)}, DType::bf16,
+                    false, 2048, seed++, kFfn);
   }
   set_ffn_gate_engine(FfnGateEngine::ws64x64);
 }
