@@ -51,7 +51,7 @@ int run_coq(const CoqOptions& o) {
   return 0;
 }
 
-RegisterCommand reg{Command{
+const RegisterCommand kRegisterCoq{Command{
     "coq", "write a Coq certificate (.v) for a table: associativity, unit, algorithm, rank",
     [](CLI::App& sub) -> std::function<int()> {
       auto o = std::make_shared<CoqOptions>();

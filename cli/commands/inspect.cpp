@@ -76,7 +76,7 @@ int run_inspect(const AlgebraArgs& args, bool json, bool table) {
   return 0;
 }
 
-const RegisterCommand reg{Command{
+const RegisterCommand kRegisterInspect{Command{
     "inspect", "structure report: associativity, unit, radical, t(A), rank bounds",
     [](CLI::App& sub) -> std::function<int()> {
       auto args = std::make_shared<AlgebraArgs>();

@@ -29,9 +29,10 @@ using qalg::gpu::test::offsets;
 
 // The list's dX: tile element (m, n) of item w is row rows[w.m_begin + m], column w.n_begin + n,
 // Σ_terms coef · Σ_kk dY[row][a + kk] · W[col][a + kk].
-RowMatrix<double> emulate(const std::vector<WorkItem>& items, const std::vector<Term>& terms,
-                          const std::vector<WorkItem>& slots, const std::vector<uint32_t>& rows,
-                          const RowMatrix<double>& dY, const RowMatrix<double>& W, RowMatrix<int>& covered) {
+RowMatrix<double> emulate_grad_x(const std::vector<WorkItem>& items, const std::vector<Term>& terms,
+                                 const std::vector<WorkItem>& slots, const std::vector<uint32_t>& rows,
+                                 const RowMatrix<double>& dY, const RowMatrix<double>& W,
+                                 RowMatrix<int>& covered) {
   auto at = [&](const WorkItem& w, uint32_t m, uint32_t n) { return std::make_pair(rows[w.m_begin + m], w.n_begin + n); };
   auto value = [&](const WorkItem& w, uint32_t m, uint32_t n) {
     const auto [row, col] = at(w, m, n);
@@ -60,7 +61,7 @@ std::string check_case(const qalg::gpu::test::RandomCase& c, std::mt19937_64& rn
   const auto dY = qalg::gpu::test::integer_matrix<double>(rng, Eigen::Index(c.types.size()), ref.N());
   const auto W = qalg::gpu::test::integer_matrix<double>(rng, ref.K(), ref.N());
   RowMatrix<int> covered;
-  const RowMatrix<double> got = emulate(items, terms, slots, rows, dY, W, covered);
+  const RowMatrix<double> got = emulate_grad_x(items, terms, slots, rows, dY, W, covered);
   if (const std::string once = qalg::gpu::test::stored_once(covered); !once.empty()) return once + " " + c.what;
   return qalg::gpu::test::exact_difference(got, ref.backward_input(dY, W, c.types));
 }

@@ -16,15 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code;
-  std::string out;
-};
-
-CliRun qalg(const std::string& args, bool merge_stderr = true) {
-  auto r = ::qalg::test_support::run_qalg(args, merge_stderr);
-  return {r.code, r.out};
-}
+using ::qalg::test_support::CommandRun;
+using ::qalg::test_support::run_qalg;
 
 class SearchCli : public ::testing::Test {
  protected:
@@ -37,8 +30,8 @@ class SearchCli : public ::testing::Test {
 };
 
 TEST_F(SearchCli, LoopSquaredOverF3ReachesSevenAndRankAcceptsTheFile) {
-  CliRun r = qalg("search cycle:1 --power 2 --field F3 --time 30 --threads 2 --seed 7 --walk-flips "
-                  "20000 --plateau 1000 --batch 16 --quiet --json --out " + dir_.string(), false);
+  CommandRun r = run_qalg("search cycle:1 --power 2 --field F3 --time 30 --threads 2 --seed 7 --walk-flips "
+                          "20000 --plateau 1000 --batch 16 --quiet --json --out " + dir_.string(), false);
   ASSERT_EQ(r.code, 0) << r.out;
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["best_length"], 7);
@@ -46,22 +39,22 @@ TEST_F(SearchCli, LoopSquaredOverF3ReachesSevenAndRankAcceptsTheFile) {
   ASSERT_EQ(doc["algorithm"]["verified"], true) << r.out;
   EXPECT_EQ(doc["algorithm"]["field"], "Q");
   const std::string file = doc["algorithm"]["file"];
-  CliRun check = qalg("rank cycle:1 --power 2 --algorithm " + file);
+  CommandRun check = run_qalg("rank cycle:1 --power 2 --algorithm " + file);
   EXPECT_EQ(check.code, 0) << check.out;
   EXPECT_NE(check.out.find("R = 7"), std::string::npos) << check.out;
 }
 
 TEST_F(SearchCli, BadArgumentsExitTwoNamingTheArgument) {
   const std::string out = " --out " + dir_.string();
-  CliRun field = qalg("search complete:2 --field 'GF(5)' --time 1" + out);
+  CommandRun field = run_qalg("search complete:2 --field 'GF(5)' --time 1" + out);
   EXPECT_EQ(field.code, 2) << field.out;
   EXPECT_NE(field.out.find("--field GF(5)"), std::string::npos) << field.out;
-  CliRun threads = qalg("search complete:2 --threads 0 --time 1" + out);
+  CommandRun threads = run_qalg("search complete:2 --threads 0 --time 1" + out);
   EXPECT_EQ(threads.code, 2) << threads.out;
   EXPECT_NE(threads.out.find("--threads"), std::string::npos) << threads.out;
-  CliRun time = qalg("search complete:2 --time 0" + out);
+  CommandRun time = run_qalg("search complete:2 --time 0" + out);
   EXPECT_EQ(time.code, 2) << time.out;
-  CliRun big = qalg("search complete:9 --time 1" + out);
+  CommandRun big = run_qalg("search complete:9 --time 1" + out);
   EXPECT_EQ(big.code, 2) << big.out;
   EXPECT_NE(big.out.find("dimension 81"), std::string::npos) << big.out;
   EXPECT_TRUE(fs::is_empty(dir_));  // nothing written on bad input
