@@ -63,7 +63,8 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
   std::vector<gpu::TileConfig> tiles;
   gpu::use_forward_calibration({});  // the variants run with their own tiles, not a remembered pick
   if (M == 1) {
-    variants.push_back({"decode", [&](cudaStream_t s) { gpu::decode(plan, 0, X.m(), W.m(), Y.m(), s); }});
+    variants.push_back({"decode:" + gpu::decode_shape_name(gpu::decode_shape(plan, 0, 1)),
+                        [&](cudaStream_t s) { gpu::decode(plan, 0, X.m(), W.m(), Y.m(), s); }});
   } else {
     variants = fused_variants(plan, batch, X, W, Y, &tiles);
     ws = std::make_unique<Buf>(M, F, 4);
@@ -153,7 +154,11 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
   // M = 1 reads only the blocks of one type: one 2-byte weight per MAC, i.e. `fl` bytes.
   const double by = M == 1 ? fl : 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + 2.0 * M * (D + F));
-  row("table", "ffn", name, M, D, F, q, M == 1 ? "decode" : "fused", i1 + "+" + i2, dense, alg,
+  // The decode's tile column names its register shapes (cols x lanes x unroll), gate/up + down.
+  const std::string tile = M == 1 ? "decode:" + gpu::decode_shape_name(gpu::decode_shape(up, 0, 2)) + "+" +
+                                        gpu::decode_shape_name(gpu::decode_shape(down, 0, 1))
+                                  : "fused";
+  row("table", "ffn", name, M, D, F, q, tile, i1 + "+" + i2, dense, alg,
       floor_us(fl, by), std::max(eh, ey), 1e-2);
 }
 

@@ -70,6 +70,38 @@ int main(int argc, char** argv) {
                                          : qalg::gpu::DecodeStaging::registers;
     qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
   }
+  // QALG_DECODE_RULE=fit|session10 and QALG_DECODE_SHAPES=ONE,TWO (cols x lanes x unroll [s split],
+  // e.g. 32x64x12,64x32x4s4; either may be empty = the rule's): the register decode's CTA shapes.
+  if (const char* v = std::getenv("QALG_DECODE_RULE")) {
+    const std::string r = v;
+    if (r != "fit" && r != "session10") {
+      std::cerr << "qalg_gpu_bench: QALG_DECODE_RULE must be fit or session10 (got '" << r << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_decode_rule(r == "fit" ? qalg::gpu::DecodeRule::fit : qalg::gpu::DecodeRule::session10);
+  }
+  if (const char* v = std::getenv("QALG_DECODE_SHAPES")) {
+    const std::string all = v;
+    const auto parse = [](const std::string& t) {
+      qalg::gpu::DecodeShape d;
+      if (t.empty()) return d;
+      unsigned c = 0, l = 0, u = 0, sp = 1;
+      char tail = 0;
+      const int n = std::sscanf(t.c_str(), "%ux%ux%us%u%c", &c, &l, &u, &sp, &tail);
+      if (n != 3 && n != 4)
+        throw std::invalid_argument("QALG_DECODE_SHAPES: '" + t + "' is not COLSxLANESxUNROLL[sSPLIT]");
+      d.cols = c, d.lanes = l, d.unroll = u, d.split = sp;
+      return d;
+    };
+    try {
+      const size_t comma = all.find(',');
+      if (comma == std::string::npos) throw std::invalid_argument("QALG_DECODE_SHAPES must be ONE,TWO");
+      qalg::gpu::set_decode_shapes(parse(all.substr(0, comma)), parse(all.substr(comma + 1)));
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "qalg_gpu_bench: " << e.what() << "\n";
+      return 2;
+    }
+  }
   try {
     Bench b(o);
     b.measure_ceilings();

@@ -4,6 +4,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "launch_common.cuh"
 #include "validate.hpp"
@@ -28,34 +32,168 @@ uint32_t multiprocessors() {
   return n;
 }
 
-// 64-column tiles (512 threads each) unless they are fewer than the SMs: then 32-column tiles,
-// twice as many CTAs of 256 threads, so that more SMs issue loads (decoding is bound by loads in
-// flight; the 64 tiles of Qwen3-8B's down projection left half of the H200's 132 SMs idle).
 // after_prior: launched with programmatic dependent launch (PDL) on the kernel before it in the
 // stream (the FFN decode's down projection after gate/up): it starts while that kernel runs, issues
 // its first W loads, and waits in the kernel (griddepcontrol.wait) before it reads x. Why: a decode
 // kernel is a few µs of launch and load latency around well under a µs of bytes (the Qwen3-30B
 // expert's FFN decode, 0.6 MB of weights, took 8.9 µs for its two launches), so the second
 // launch's latency is hidden behind the first's instead of following it.
-// One decode launch of `ctas` CTAs of COLS / 8 · kGemvLanes threads, with PDL when after_prior.
-template <int COLS, typename Kernel, typename... Args>
-void launch_decode(Kernel kernel, uint32_t ctas, size_t smem, bool after_prior, cudaStream_t s, const char* what,
-                   Args... args) {
+// One decode launch of `ctas` CTAs of `threads` threads, with PDL when after_prior.
+// cluster > 1: in clusters of that many consecutive CTAs (the split decode, decode_gemv.cuh).
+template <typename Kernel, typename... Args>
+void launch_decode(Kernel kernel, uint32_t ctas, uint32_t threads, size_t smem, bool after_prior, cudaStream_t s,
+                   const char* what, uint32_t cluster, Args... args) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(ctas);
-  cfg.blockDim = dim3(COLS / 8 * kGemvLanes);
+  cfg.blockDim = dim3(threads);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = s;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attr[2];
+  unsigned n = 0;
+  if (after_prior) {
+    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (cluster > 1) {
+    attr[n].id = cudaLaunchAttributeClusterDimension;
+    attr[n].val.clusterDim.x = cluster, attr[n].val.clusterDim.y = 1, attr[n++].val.clusterDim.z = 1;
+  }
   cfg.attrs = attr;
-  cfg.numAttrs = after_prior ? 1 : 0;
+  cfg.numAttrs = n;
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, args...), what);
 }
-template <typename T, int NB, int EPI, int COLS, int UNROLL = 4>
-void launch_gemv_grid(uint32_t ctas, GemmArgs a, bool after_prior, cudaStream_t s) {
-  launch_decode<COLS>(gemv_kernel<T, NB, EPI, COLS, UNROLL>, ctas, 0, after_prior, s, "gemv_kernel launch", a);
+
+// The register decode's compiled shapes (kernels.hpp DecodeShape): columns, lanes, rows per lane
+// per batch, and the CTAs per SM its registers must allow (__launch_bounds__). The first three of
+// each list are the tenth session's (64 lanes; deep batches only at one CTA per SM); the others
+// came with the fit rule: 32 lanes × 8 rows so that the 160 / 192 64-column gate/up tiles of
+// Qwen3-4B / -8B run in one wave at two CTAs per SM, and 16-column tiles (32-byte row segments,
+// one sector) so that shapes with few output columns per group (DeepSeek-V3's gate/up: 32 tiles of
+// 64 columns, 448 rows deep) spread over more SMs.
+// Split shapes (SP > 1) run clusters of SP CTAs per tile, each over 1/SP of the reduction: 64- or
+// 32-column segments on grids of few tiles (DeepSeek-V3's gate/up, Qwen3-8B's down projection).
+template <int C, int U, int L, int MB, int SP = 1>
+struct GemvShape {
+  static constexpr int cols = C, unroll = U, lanes = L, min_blocks = MB, split = SP;
+};
+using OneMatrixShapes = std::tuple<GemvShape<64, 4, 64, 2>, GemvShape<32, 4, 64, 4>, GemvShape<32, 12, 64, 1>,
+                                   GemvShape<16, 4, 64, 8>, GemvShape<16, 12, 64, 4>, GemvShape<64, 12, 32, 2, 2>,
+                                   GemvShape<64, 4, 32, 4, 4>>;
+using TwoMatrixShapes = std::tuple<GemvShape<64, 4, 64, 1>, GemvShape<32, 4, 64, 2>, GemvShape<32, 8, 64, 1>,
+                                   GemvShape<64, 8, 32, 2>, GemvShape<32, 8, 32, 4>, GemvShape<16, 8, 64, 4>,
+                                   GemvShape<64, 4, 32, 2, 4>, GemvShape<32, 4, 64, 2, 2>>;
+template <int NB>
+using Shapes = std::conditional_t<NB == 1, OneMatrixShapes, TwoMatrixShapes>;
+template <int NB>
+constexpr size_t kShapeCount = std::tuple_size_v<Shapes<NB>>;
+
+template <typename S>
+DecodeShape shape_of() {
+  return DecodeShape{uint32_t(S::cols), uint32_t(S::lanes), uint32_t(S::unroll), uint32_t(S::split)};
+}
+template <int NB, size_t... I>
+std::vector<DecodeShape> shape_list(std::index_sequence<I...>) {
+  return {shape_of<std::tuple_element_t<I, Shapes<NB>>>()...};
+}
+template <int NB>
+const std::vector<DecodeShape>& shape_list() {
+  static const std::vector<DecodeShape> v = shape_list<NB>(std::make_index_sequence<kShapeCount<NB>>{});
+  return v;
+}
+// f.template operator()<S>() for the I-th shape of the list.
+template <int NB, typename F, size_t... I>
+void visit_shape(size_t i, F&& f, std::index_sequence<I...>) {
+  ((i == I ? f(std::tuple_element_t<I, Shapes<NB>>{}) : void()), ...);
+}
+template <int NB, typename F>
+void visit_shape(size_t i, F&& f) {
+  visit_shape<NB>(i, f, std::make_index_sequence<kShapeCount<NB>>{});
+}
+
+// FP32 rows are twice the registers: its deep batches ask half the CTAs per SM (at the 16-bit
+// types' bound, 128 registers, the FP32 two-matrix shapes spilled 764 bytes).
+template <typename T, int NB, int EPI, typename S>
+auto gemv_instance() {
+  constexpr int mb = sizeof(T) == 4 && S::unroll > 4 && S::min_blocks > 1 ? S::min_blocks / 2 : S::min_blocks;
+  return gemv_kernel<T, NB, EPI, S::cols, S::unroll, S::lanes, mb, S::split>;
+}
+// CTAs per SM at this shape's registers and shared memory, asked of the runtime once per kernel.
+template <typename T, int NB, int EPI, typename S>
+uint32_t gemv_blocks_per_sm() {
+  static const uint32_t n = [] {
+    int b = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, gemv_instance<T, NB, EPI, S>(), S::cols / 8 * S::lanes, 0),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor(gemv_kernel)");
+    return uint32_t(std::max(b, 1));
+  }();
+  return n;
+}
+
+std::atomic<DecodeRule> g_decode_rule{DecodeRule::fit};
+std::atomic<int> g_forced_one{-1}, g_forced_two{-1};  // indices into the shape lists, -1: none
+
+// The CTAs a shape's grid has for this type: the list's tiles (64 or 32 columns), or on the law
+// q output groups of ceil(r / cols) tiles each (decode_gemv.cuh gemv_tile); 0: does not apply.
+uint32_t shape_ctas(const DevicePlan& p, uint32_t type, uint32_t cols) {
+  const auto& impl = p.impl();
+  if (cols == 64) return impl.decode_begin[type + 1] - impl.decode_begin[type];
+  if (cols == 32) return impl.decode32_begin[type + 1] - impl.decode32_begin[type];
+  if (!impl.decode_law) return 0;
+  const uint32_t r = p.plan().output_widths[0];
+  return p.q() * ((r + cols - 1) / cols);
+}
+
+// The index of the shape to launch (see kernels.hpp DecodeRule); T and EPI only for occupancy.
+template <typename T, int NB, int EPI>
+size_t choose_shape(const DevicePlan& p, uint32_t type) {
+  const auto& list = shape_list<NB>();
+  const int forced = NB == 1 ? g_forced_one.load() : g_forced_two.load();
+  if (forced >= 0 && shape_ctas(p, type, list[size_t(forced)].cols) != 0) return size_t(forced);
+  const bool deep_ok = g_decode_deep;
+  const auto& impl = p.impl();
+  const uint32_t sms = multiprocessors(), depth = std::max<uint32_t>(impl.decode_depth_max, 1);
+  const auto index_of = [&](DecodeShape d) {
+    return size_t(std::find(list.begin(), list.end(), d) - list.begin());
+  };
+  if (g_decode_rule == DecodeRule::session10) {
+    const uint32_t c64 = shape_ctas(p, type, 64), c32 = shape_ctas(p, type, 32);
+    if (c64 >= sms) return index_of({64, 64, 4});
+    const bool deep = deep_ok && c32 <= sms && impl.decode_depth_max > 4 * kGemvLanes;
+    return index_of({32, 64, deep ? (NB == 1 ? 12u : 8u) : 4u});
+  }
+  size_t best = list.size();
+  constexpr int kKeys = 7;
+  uint64_t best_key[kKeys] = {};
+  for (size_t i = 0; i < list.size(); ++i) {
+    const DecodeShape d = list[i];
+    const uint32_t ctas = shape_ctas(p, type, d.cols) * d.split;
+    if (ctas == 0 || (!deep_ok && d.unroll > 4)) continue;
+    uint32_t per_sm = 1;
+    visit_shape<NB>(i, [&](auto shape) { per_sm = gemv_blocks_per_sm<T, NB, EPI, decltype(shape)>(); });
+    const uint64_t waves = (ctas + uint64_t(sms) * per_sm - 1) / (uint64_t(sms) * per_sm);
+    const uint32_t rows = (depth + d.split - 1) / d.split;  // per CTA
+    const uint64_t batches = (rows + d.lanes * d.unroll - 1) / (d.lanes * d.unroll);
+    // Idle SMs count beyond 1/16 of them (the 128 CTAs of Qwen3-8B's 32-column down projection
+    // measured faster than its 256 16-column ones, 11.6 against 12.3-12.5 µs for the FFN decode).
+    const uint32_t busy_enough = sms - sms / 16;
+    const uint64_t idle = ctas >= busy_enough ? 0 : busy_enough - ctas;
+    // Lexicographic, smaller first: round trips, idle SMs, 32-byte segments (16-column tiles read
+    // half a DRAM burst per row), splits, narrower tiles, fewer lanes, deeper batches.
+    const uint64_t key[kKeys] = {waves * batches, idle, d.cols < 32, d.split, 64u - d.cols, 64u - d.lanes, d.unroll};
+    if (best == list.size() || std::lexicographical_compare(key, key + kKeys, best_key, best_key + kKeys))
+      best = i, std::copy(key, key + kKeys, best_key);
+  }
+  if (best == list.size()) throw std::logic_error("decode: no register shape applies");  // 64 always does
+  return best;
+}
+
+template <typename T, int NB, int EPI>
+void launch_gemv_shape(size_t i, uint32_t ctas, GemmArgs a, bool after_prior, cudaStream_t s) {
+  visit_shape<NB>(i, [&](auto shape) {
+    using S = decltype(shape);
+    launch_decode(gemv_instance<T, NB, EPI, S>(), ctas * S::split, S::cols / 8 * S::lanes, 0, after_prior, s,
+                  "gemv_kernel launch", uint32_t(S::split), a);
+  });
 }
 
 // The staged decode (decode_gemv.cuh gemv_staged_kernel): dynamic shared memory for NB W tiles of
@@ -71,8 +209,8 @@ void launch_gemv_staged(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool bulk
   static const cudaError_t attr =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBulkSmem));
   check_cuda(attr, "cudaFuncSetAttribute(gemv_staged_kernel)");
-  launch_decode<COLS>(kernel, ctas, bulk_smem_bytes<NB, COLS>(depth_max), after_prior, s, "gemv_staged_kernel launch",
-                      a, depth_max, uint32_t(bulk));
+  launch_decode(kernel, ctas, COLS / 8 * kGemvLanes, bulk_smem_bytes<NB, COLS>(depth_max), after_prior, s,
+                "gemv_staged_kernel launch", 1u, a, depth_max, uint32_t(bulk));
 }
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
@@ -104,18 +242,12 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
       return;
     }
   }
-  if (narrow) {
-    const uint32_t f32 = impl.decode32_begin[type], c32 = impl.decode32_begin[type + 1] - f32;
-    // Deep batches where the 32-column grid is at most one wave of one CTA per SM and some tile
-    // reduces over more rows than one batch of 4 per lane covers (decode_gemv.cuh gemv_kernel).
-    const bool deep = g_decode_deep && c32 <= multiprocessors() && impl.decode_depth_max > 4 * kGemvLanes;
-    if (deep)
-      launch_gemv_grid<T, NB, EPI, 32, NB == 1 ? 12 : 8>(c32, with_list(a, impl.decode32, f32), after_prior, s);
-    else
-      launch_gemv_grid<T, NB, EPI, 32>(c32, with_list(a, impl.decode32, f32), after_prior, s);
-  } else {
-    launch_gemv_grid<T, NB, EPI, 64>(count, with_list(a, impl.decode, first), after_prior, s);
-  }
+  // The register form: the shape's tiles from its list (64 or 32 columns) or, on the law, from the
+  // CTA index (a list's address is still passed; the kernel does not read it).
+  const size_t i = choose_shape<T, NB, EPI>(p, type);
+  const uint32_t cols = shape_list<NB>()[i].cols, ctas = shape_ctas(p, type, cols);
+  const GemmArgs la = cols == 32 ? with_list(a, impl.decode32, impl.decode32_begin[type]) : with_list(a, impl.decode, first);
+  launch_gemv_shape<T, NB, EPI>(i, ctas, la, after_prior, s);
 }
 
 void check_type(const char* call, const DevicePlan& p, uint32_t type) {
@@ -130,6 +262,48 @@ void set_ffn_gate_engine(FfnGateEngine e) { g_ffn_gate = e; }
 
 void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches) {
   g_decode_staging = staging, g_decode_pdl = dependent_launch, g_decode_deep = deep_batches;
+}
+
+std::vector<DecodeShape> decode_shapes(int matrices) {
+  if (matrices != 1 && matrices != 2)
+    throw std::invalid_argument("decode_shapes: matrices must be 1 or 2, got " + std::to_string(matrices));
+  return matrices == 1 ? shape_list<1>() : shape_list<2>();
+}
+
+std::string decode_shape_name(DecodeShape s) {
+  return std::to_string(s.cols) + "x" + std::to_string(s.lanes) + "x" + std::to_string(s.unroll) +
+         (s.split > 1 ? "s" + std::to_string(s.split) : "");
+}
+
+void set_decode_rule(DecodeRule r) { g_decode_rule = r; }
+
+void set_decode_shapes(DecodeShape one_matrix, DecodeShape two_matrices) {
+  const auto index = [](DecodeShape d, const std::vector<DecodeShape>& list, int m) {
+    if (d == DecodeShape{}) return -1;
+    const auto it = std::find(list.begin(), list.end(), d);
+    if (it == list.end()) {
+      std::string known;
+      for (const DecodeShape& k : list) known += (known.empty() ? "" : ", ") + decode_shape_name(k);
+      throw std::invalid_argument("set_decode_shapes: " + decode_shape_name(d) + " is not a compiled " +
+                                  std::to_string(m) + "-matrix decode shape (cols x lanes x unroll: " + known + ")");
+    }
+    return int(it - list.begin());
+  };
+  const int one = index(one_matrix, shape_list<1>(), 1), two = index(two_matrices, shape_list<2>(), 2);
+  g_forced_one = one, g_forced_two = two;
+}
+
+DecodeShape decode_shape(const DevicePlan& p, uint32_t type, int matrices, DType dtype) {
+  check_type("decode_shape", p, type);
+  if (matrices != 1 && matrices != 2)
+    throw std::invalid_argument("decode_shape: matrices must be 1 or 2, got " + std::to_string(matrices));
+  DecodeShape out;
+  dispatch_dtype(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    out = matrices == 1 ? shape_list<1>()[choose_shape<T, 1, kStore>(p, type)]
+                        : shape_list<2>()[choose_shape<T, 2, kSiluMul>(p, type)];
+  });
+  return out;
 }
 
 void decode(const DevicePlan& p, uint32_t type, const DeviceMatrix& x, const DeviceMatrix& W,

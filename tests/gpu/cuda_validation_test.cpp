@@ -215,6 +215,88 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
   set_decode_engines(DecodeStaging::registers, true);
 }
 
+// Every compiled register-decode shape (kernels.hpp DecodeShape), forced one at a time, on the
+// complete-graph law (tiles from the CTA index: 16-, 32- and 64-column tiles, partial ones among
+// them) and on Q_2^{⊗2} (tiles from the lists; a forced 16-column shape falls back to the rule's):
+// decode() with integer inputs equals the dense reference exactly (integer sums are exact in FP32,
+// whatever the order), in bf16 and fp32; gated_ffn_decode's h is SiLU(g)·u of the reference's g and
+// u and its y the reference's on that h. Shapes: q = 8, s = 40 / r = 152 (152 = 2·64 + 24 =
+// 4·32 + 24 = 9·16 + 8, reductions of 40 and 80 rows) and s = 520 / r = 40 (1040 rows: more than
+// one batch for every shape, 4 · 64 up to 12 · 64 rows, also per CTA of the split shapes, whose
+// clusters of 2 or 4 CTAs sum their parts in one CTA's shared memory).
+TEST(DecodeShapes, EveryCompiledShapeMatchesTheReference) {
+  std::mt19937_64 rng(13);
+  struct Case {
+    TableData table;
+    uint32_t q, s, r;
+    bool law;
+  };
+  TableData q2sq = tensor_table(complete_table(2), complete_table(2));
+  const std::vector<Case> cases = {{complete_table(8), 8, 40, 152, true}, {complete_table(8), 8, 520, 40, true},
+                                   {q2sq, 4, 72, 48, false}};
+  for (const Case& c : cases) {
+    const uint32_t D = c.q * c.s, F = c.q * c.r;
+    const std::vector<uint32_t> sv(c.q, c.s), rv(c.q, c.r);
+    DevicePlan up(lower_table(c.table, sv, rv)), down(lower_table(c.table, rv, sv));
+    CudaDenseReference ref_up(c.table, sv, rv), ref_down(c.table, rv, sv);
+    for (const DecodeShape& shape : decode_shapes(1)) {
+      set_decode_shapes(shape, {});
+      const DecodeShape took = decode_shape(up, 0, 1);
+      EXPECT_TRUE(took == shape || (!c.law && shape.cols == 16 && took.cols != 16)) << decode_shape_name(took);
+      for (DType t : {DType::bf16, DType::f32}) {
+        DevMatrix x(t, 1, D), W(t, D, F), y(t, 1, F);
+        W.upload(integer_values(rng, size_t(D) * F, 2));
+        for (uint32_t type : {0u, c.q - 1}) {
+          x.upload(integer_values(rng, D, 2));
+          y.poison();
+          decode(up, type, x.view(), W.view(), y.view());
+          cuda_ok(cudaDeviceSynchronize(), "decode");
+          DevFloats r(F);
+          ref_up.forward({type}, x.view(), W.view(), r.p);
+          const auto yv = y.download(), want = r.download();
+          for (uint32_t e = 0; e < F; ++e)
+            ASSERT_EQ(yv[e], round_to(t, want[e])) << decode_shape_name(shape) << ", s = " << c.s << ", type " << type
+                                                   << ", column " << e;
+        }
+      }
+    }
+    for (const DecodeShape& shape : decode_shapes(2)) {
+      set_decode_shapes({}, shape);
+      const DecodeShape took = decode_shape(up, 0, 2);
+      EXPECT_TRUE(took == shape || (!c.law && shape.cols == 16 && took.cols != 16)) << decode_shape_name(took);
+      DevMatrix x(DType::bf16, 1, D), Wg(DType::bf16, D, F), Wu(DType::bf16, D, F), Wd(DType::bf16, F, D);
+      DevMatrix h(DType::bf16, 1, F), y(DType::bf16, 1, D);
+      Wg.upload(random_values(rng, DType::bf16, size_t(D) * F, 1.0f / std::sqrt(float(D))));
+      Wu.upload(random_values(rng, DType::bf16, size_t(D) * F, 1.0f / std::sqrt(float(D))));
+      Wd.upload(random_values(rng, DType::bf16, size_t(F) * D, 1.0f / std::sqrt(float(F))));
+      for (uint32_t type : {0u, c.q - 1}) {
+        x.upload(random_values(rng, DType::bf16, D, 1.0f));
+        h.poison(), y.poison();
+        gated_ffn_decode(up, down, type, x.view(), Wg.view(), Wu.view(), Wd.view(), h.view(), y.view());
+        cuda_ok(cudaDeviceSynchronize(), "gated_ffn_decode");
+        DevFloats g(F), u(F), yr(D);
+        ref_up.forward({type}, x.view(), Wg.view(), g.p);
+        ref_up.forward({type}, x.view(), Wu.view(), u.p);
+        const auto gv = g.download(), uv = u.download(), hv = h.download();
+        double num = 0, den = 0;
+        for (uint32_t e = 0; e < F; ++e) {
+          const double want = gv[e] / (1.0 + std::exp(-double(gv[e]))) * uv[e];
+          num += (hv[e] - want) * (hv[e] - want), den += want * want;
+        }
+        EXPECT_LT(std::sqrt(num / den), 1e-2) << "h, " << decode_shape_name(shape) << ", s = " << c.s << ", type " << type;
+        ref_down.forward({type}, h.view(), Wd.view(), yr.p);
+        const auto yv = y.download(), want = yr.download();
+        num = 0, den = 0;
+        for (uint32_t e = 0; e < D; ++e) num += (yv[e] - want[e]) * (yv[e] - want[e]), den += double(want[e]) * want[e];
+        EXPECT_LT(std::sqrt(num / den), 1e-2) << "y, " << decode_shape_name(shape) << ", s = " << c.s << ", type " << type;
+      }
+    }
+  }
+  set_decode_shapes({}, {});
+  const std::string m = error_of([] { set_decode_shapes({48, 64, 4}, {}); });
+  EXPECT_NE(m.find("set_decode_shapes: 48x64x4 is not a compiled 1-matrix decode shape"), std::string::npos) << m;
+}
+
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {
   EXPECT_NE(error_of([&] { DeviceBatch b(plan, {0, 1, 4}); }).find("row 2 has type 4"), std::string::npos);
   DevMatrix x1(DType::bf16, 1, 64), y1(DType::bf16, 1, 32);

@@ -228,6 +228,38 @@ bool law_grid_enabled();
 enum class DecodeStaging { registers, cp_async, bulk };
 void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches = true);
 
+// The CTA of a register decode (twelfth session): `cols` output columns (8 per thread across),
+// `lanes` threads down the reduction, `unroll` rows per lane whose loads are all issued before the
+// first is used. decode_shapes(m) lists those compiled for m = 1 matrix (decode(), the FFN decode's
+// down projection) and m = 2 (its gate and up); 16-column tiles only on the complete-graph law
+// (their tiles come from the CTA index; the other plans have lists of 64- and 32-column tiles).
+// split > 1: a cluster of `split` CTAs per tile, each over 1/split of the reduction, their sums
+// meeting in one CTA's shared memory.
+struct DecodeShape {
+  uint32_t cols = 0, lanes = 0, unroll = 0, split = 1;
+  bool operator==(const DecodeShape& o) const {
+    return cols == o.cols && lanes == o.lanes && unroll == o.unroll && split == o.split;
+  }
+};
+std::vector<DecodeShape> decode_shapes(int matrices);
+std::string decode_shape_name(DecodeShape s);  // "64x32x8", split: "64x32x4s4" (cols × lanes × unroll, split)
+// The launcher's rule: `fit` (default) takes, of the shapes that apply, the fewest dependent
+// round trips per SM (waves of the grid at its occupancy × batches of rows per lane), then the most
+// SMs busy (up to 1/16 idle counts as busy), then tiles of 32 or more columns, then the fewest CTAs
+// per tile (split), then the widest tiles, then 64 lanes, then the shallowest batches; `session10` = the
+// tenth session's rule (64-column tiles unless fewer than the SMs, then 32; deep batches for
+// 32-column grids of at most one wave). deep_batches = false (set_decode_engines) leaves both rules
+// batches of 4. The bench's QALG_DECODE_RULE=fit|session10 compares them.
+enum class DecodeRule { fit, session10 };
+void set_decode_rule(DecodeRule r);
+// Forces the shapes of one- and two-matrix register decodes ({} = the rule's); process-wide, for
+// comparisons (QALG_DECODE_SHAPES=ONE,TWO in the bench, e.g. 16x64x12,64x32x8) and tests. A forced
+// shape that does not apply to a plan (16 columns off the law) falls back to the rule's choice.
+// Throws std::invalid_argument for a shape not in decode_shapes(m).
+void set_decode_shapes(DecodeShape one_matrix, DecodeShape two_matrices);
+// The shape a register decode of `type` with `matrices` W matrices takes on this plan now.
+DecodeShape decode_shape(const DevicePlan& p, uint32_t type, int matrices, DType dtype = DType::bf16);
+
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
 //   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean (absent: mma, the files written before the wgmma kernel existed)
