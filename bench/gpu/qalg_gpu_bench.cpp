@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
                                          : qalg::gpu::DecodeStaging::registers;
     qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
   }
-  // QALG_DECODE_RULE=fit|session10 and QALG_DECODE_SHAPES=ONE,TWO (cols x lanes x unroll [s split],
-  // e.g. 32x64x12,64x32x4s4; either may be empty = the rule's): the register decode's CTA shapes.
+  // QALG_DECODE_RULE=fit|session10 and QALG_DECODE_SHAPES=ONE,TWO (cols x lanes x unroll, e.g.
+  // 16x64x12,64x32x8; either may be empty = the rule's): the register decode's CTA shapes.
   if (const char* v = std::getenv("QALG_DECODE_RULE")) {
     const std::string r = v;
     if (r != "fit" && r != "session10") {
@@ -85,12 +85,11 @@ int main(int argc, char** argv) {
     const auto parse = [](const std::string& t) {
       qalg::gpu::DecodeShape d;
       if (t.empty()) return d;
-      unsigned c = 0, l = 0, u = 0, sp = 1;
+      unsigned c = 0, l = 0, u = 0;
       char tail = 0;
-      const int n = std::sscanf(t.c_str(), "%ux%ux%us%u%c", &c, &l, &u, &sp, &tail);
-      if (n != 3 && n != 4)
-        throw std::invalid_argument("QALG_DECODE_SHAPES: '" + t + "' is not COLSxLANESxUNROLL[sSPLIT]");
-      d.cols = c, d.lanes = l, d.unroll = u, d.split = sp;
+      if (std::sscanf(t.c_str(), "%ux%ux%u%c", &c, &l, &u, &tail) != 3)
+        throw std::invalid_argument("QALG_DECODE_SHAPES: '" + t + "' is not COLSxLANESxUNROLL");
+      d.cols = c, d.lanes = l, d.unroll = u;
       return d;
     };
     try {

@@ -35,33 +35,6 @@ __device__ __forceinline__ void grid_dependency_wait() {
 #endif
 }
 
-// Thread-block clusters (sm_90): the split decode's CTAs of one tile reduce through rank 0's shared
-// memory. arrive/wait are split so that the first phase (every CTA of the cluster has started, a
-// condition of writing into another CTA's shared memory) costs nothing by the time it is waited on.
-__device__ __forceinline__ void cluster_arrive_relaxed() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_arrive_release() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_wait_acquire() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
-#endif
-}
-// v into the float at `local`'s offset in the shared memory of cluster CTA `rank`.
-__device__ __forceinline__ void store_to_cluster_rank(float* local, uint32_t rank, float v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_addr(local)), "r"(rank));
-  asm volatile("st.shared::cluster.f32 [%0], %1;" ::"r"(remote), "f"(v) : "memory");
-#endif
-}
-
 // The CTA's tile: columns [n_begin, + n_count) and the reduction depth; row(r) maps flat reduction
 // index r < depth to (row of W, coefficient). From the list (items, terms) or, for the law, from
 // the CTA index: output group j = blockIdx / tiles per group, rows i·s + r, then j·s + (r − s).
@@ -81,18 +54,18 @@ struct GemvTile {
   }
 };
 template <int COLS>
-__device__ __forceinline__ GemvTile gemv_tile(const GemmArgs& g, uint32_t index = blockIdx.x) {
+__device__ __forceinline__ GemvTile gemv_tile(const GemmArgs& g) {
   GemvTile t;
   const DecodeLaw& L = g.decode_law;
   if (L.s != 0) {
-    const uint32_t nt = (L.r + COLS - 1) / COLS, tile = index % nt;
-    t.law = true, t.i = L.type, t.j = index / nt, t.s = L.s;
+    const uint32_t nt = (L.r + COLS - 1) / COLS, tile = blockIdx.x % nt;
+    t.law = true, t.i = L.type, t.j = blockIdx.x / nt, t.s = L.s;
     t.n_begin = t.j * L.r + tile * COLS;
     t.n_count = L.r - tile * COLS < COLS ? L.r - tile * COLS : COLS;
     t.depth = t.i == t.j ? L.s : 2 * L.s;
     return t;
   }
-  const WorkItem w = g.items[index];
+  const WorkItem w = g.items[blockIdx.x];
   t.n_begin = w.n_begin, t.n_count = w.n_count, t.term_begin = w.term_begin;
   for (uint32_t k = 0; k < w.term_count; ++k) t.depth += g.terms[w.term_begin + k].len;
   return t;
@@ -135,12 +108,9 @@ __device__ __forceinline__ void load8(const T* p, bool full, uint32_t n_left, fl
 
 // The lanes of a warp (tid bits above the column group) by shuffles, then the warps through
 // shared memory; thread n < n_count stores column n (SiLU(gate)·up for the gated FFN).
-// SPLIT > 1: the CTA is rank `rank` of a cluster of SPLIT that share the tile, each over its part of
-// the reduction; the column sums meet in rank 0's `part`, which applies the epilogue and stores.
-template <typename T, int NB, int EPI, int COLS, int LANES = kGemvLanes, int SPLIT = 1>
+template <typename T, int NB, int EPI, int COLS, int LANES = kGemvLanes>
 __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTile& w, float (&acc)[NB][8],
-                                                 float (&red)[NB][LANES / (32 / (COLS / 8))][COLS + 1],
-                                                 float (*part)[NB][COLS] = nullptr, uint32_t rank = 0) {
+                                                 float (&red)[NB][LANES / (32 / (COLS / 8))][COLS + 1]) {
   constexpr int kCG = COLS / 8, kWarpRows = 32 / kCG;
   const int tid = threadIdx.x, lane = tid / kCG;
   const uint32_t n0 = (tid % kCG) * 8;
@@ -156,30 +126,13 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
 #pragma unroll
       for (int i = 0; i < 8; ++i) red[b][lane / kWarpRows][n0 + i] = acc[b][i];
   __syncthreads();
-  float s[NB];
-  if (tid < COLS) {
+  if (tid < COLS && uint32_t(tid) < w.n_count) {
+    float s[NB];
 #pragma unroll
     for (int b = 0; b < NB; ++b) {
       s[b] = 0.0f;
       for (int l = 0; l < LANES / kWarpRows; ++l) s[b] += red[b][l][tid];
     }
-  }
-  if constexpr (SPLIT > 1) {
-    cluster_wait_acquire();  // phase 1 (arrived at the kernel's start): rank 0 is running
-    if (tid < COLS)
-#pragma unroll
-      for (int b = 0; b < NB; ++b) store_to_cluster_rank(&part[rank][b][tid], 0, s[b]);
-    cluster_arrive_release();
-    cluster_wait_acquire();  // phase 2: every rank's sums are in rank 0's `part`
-    if (rank != 0) return;
-    if (tid < COLS)
-#pragma unroll
-      for (int b = 0; b < NB; ++b) {
-        s[b] = 0.0f;
-        for (int k = 0; k < SPLIT; ++k) s[b] += part[k][b][tid];
-      }
-  }
-  if (tid < COLS && uint32_t(tid) < w.n_count) {
     float v = s[0];
     if constexpr (EPI == kSiluMul) v = silu_mul(s[0], s[NB - 1]);
     static_cast<T*>(g.C)[w.n_begin + tid] = from_float<T>(v);
@@ -197,32 +150,25 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
 // LANES (twelfth session): 64, or 32 for a CTA of half the threads that takes twice the rows per
 // lane (UNROLL 8), so that grids of more 64-column tiles than SMs fit in one wave at two CTAs per SM
 // (the Qwen3-4B and -8B gate/up, 160 and 192 tiles, ran in two waves of one 512-thread CTA per SM).
+// COLS 16: 32-byte row segments, for grids of few wider tiles (DeepSeek-V3's gate/up: 32 tiles of 64
+// columns). A split of each tile's reduction over a thread-block cluster, the sums meeting in one
+// CTA's shared memory (850a716), measured slower on every FFN decode and was dropped.
 // MINB: the CTAs per SM the registers must allow (launch_ffn.cu's shape lists).
-// SPLIT > 1 (twelfth session): launched in clusters of SPLIT CTAs (cudaLaunchAttributeClusterDimension)
-// that share one tile, rank k taking the k-th SPLIT-th of its reduction; the partial column sums meet
-// in rank 0's shared memory (reduce_and_store). Why: tiles of 64 columns keep each W row segment
-// 128 bytes (whole DRAM bursts) where a grid of them alone would leave SMs idle (DeepSeek-V3's gate/up:
-// 32 tiles, 448 rows deep); 16-column tiles fill the SMs too, but read 32-byte segments.
 template <typename T, int NB, int EPI, int COLS = kGemvCols, int UNROLL = 4, int LANES = kGemvLanes,
-          int MINB = (UNROLL > 4 ? 1 : (NB == 1 ? 2 : 1) * (kGemvCols / COLS)), int SPLIT = 1>
+          int MINB = (UNROLL > 4 ? 1 : (NB == 1 ? 2 : 1) * (kGemvCols / COLS))>
 __global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g) {
   constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
   constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)
   static_assert(LANES % kWarpRows == 0, "whole warps down the reduction");
   __shared__ float red[NB][LANES / kWarpRows][COLS + 1];
-  __shared__ float part[SPLIT][NB][COLS];
-  if constexpr (SPLIT > 1) cluster_arrive_relaxed();
   grid_launch_dependents();
-  const uint32_t rank = SPLIT > 1 ? blockIdx.x % SPLIT : 0;  // = %cluster_ctarank for clusters (SPLIT, 1, 1)
-  const GemvTile w = gemv_tile<COLS>(g, blockIdx.x / SPLIT);
+  const GemvTile w = gemv_tile<COLS>(g);
   const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
   const T* x = static_cast<const T*>(g.A);
   const uint32_t n0 = cg * 8;
   const bool active = n0 < w.n_count;
   const uint32_t n_left = active ? w.n_count - n0 : 0;
-  // This CTA's rows of the reduction: [lo, depth) of the tile's, all of them unless split.
-  const uint32_t chunk = (w.depth + SPLIT - 1) / SPLIT, lo = rank * chunk;
-  const uint32_t depth = lo + chunk < w.depth ? lo + chunk : w.depth;
+  const uint32_t depth = w.depth;
   float acc[NB][8] = {};
   // 16-byte loads for every row when the 8 columns are whole and every row start is aligned.
   const uint64_t col = uint64_t(w.n_begin) + n0;
@@ -233,7 +179,7 @@ __global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g
   constexpr int kUnroll = UNROLL;  // rows per lane and batch, all loads issued before the first use
   bool waited = false;  // x may be the output of the grid this one depends on (PDL): read it after the wait
   if (vec) {
-    for (uint32_t r0 = lo + lane; r0 < depth; r0 += LANES * kUnroll) {
+    for (uint32_t r0 = lane; r0 < depth; r0 += LANES * kUnroll) {
       Raw8<T> wr[NB][kUnroll];
       T xr[kUnroll];
       float c[kUnroll];
@@ -275,7 +221,7 @@ __global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g
   } else if (active) {  // partial or unaligned column groups: element loads
     grid_dependency_wait();
     constexpr int kSlowUnroll = 1;  // within the register budget of two CTAs per SM
-    for (uint32_t r0 = lo + lane; r0 < depth; r0 += LANES * kSlowUnroll) {
+    for (uint32_t r0 = lane; r0 < depth; r0 += LANES * kSlowUnroll) {
       float xv[kSlowUnroll], wv[NB][kSlowUnroll][8];
 #pragma unroll
       for (int u = 0; u < kSlowUnroll; ++u) {
@@ -303,7 +249,7 @@ __global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g
           for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv[u], wv[b][u][i], acc[b][i]);
     }
   }
-  reduce_and_store<T, NB, EPI, COLS, LANES, SPLIT>(g, w, acc, red, part, rank);
+  reduce_and_store<T, NB, EPI, COLS, LANES>(g, w, acc, red);
 }
 
 // The staged form (16-bit types, every row segment a multiple of 16 bytes, the tile's W fitting

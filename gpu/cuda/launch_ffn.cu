@@ -39,27 +39,19 @@ uint32_t multiprocessors() {
 // expert's FFN decode, 0.6 MB of weights, took 8.9 µs for its two launches), so the second
 // launch's latency is hidden behind the first's instead of following it.
 // One decode launch of `ctas` CTAs of `threads` threads, with PDL when after_prior.
-// cluster > 1: in clusters of that many consecutive CTAs (the split decode, decode_gemv.cuh).
 template <typename Kernel, typename... Args>
 void launch_decode(Kernel kernel, uint32_t ctas, uint32_t threads, size_t smem, bool after_prior, cudaStream_t s,
-                   const char* what, uint32_t cluster, Args... args) {
+                   const char* what, Args... args) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(ctas);
   cfg.blockDim = dim3(threads);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = s;
-  cudaLaunchAttribute attr[2];
-  unsigned n = 0;
-  if (after_prior) {
-    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[n++].val.programmaticStreamSerializationAllowed = 1;
-  }
-  if (cluster > 1) {
-    attr[n].id = cudaLaunchAttributeClusterDimension;
-    attr[n].val.clusterDim.x = cluster, attr[n].val.clusterDim.y = 1, attr[n++].val.clusterDim.z = 1;
-  }
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = n;
+  cfg.numAttrs = after_prior ? 1 : 0;
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, args...), what);
 }
 
@@ -70,18 +62,14 @@ void launch_decode(Kernel kernel, uint32_t ctas, uint32_t threads, size_t smem, 
 // Qwen3-4B / -8B run in one wave at two CTAs per SM, and 16-column tiles (32-byte row segments,
 // one sector) so that shapes with few output columns per group (DeepSeek-V3's gate/up: 32 tiles of
 // 64 columns, 448 rows deep) spread over more SMs.
-// Split shapes (SP > 1) run clusters of SP CTAs per tile, each over 1/SP of the reduction: 64- or
-// 32-column segments on grids of few tiles (DeepSeek-V3's gate/up, Qwen3-8B's down projection).
-template <int C, int U, int L, int MB, int SP = 1>
+template <int C, int U, int L, int MB>
 struct GemvShape {
-  static constexpr int cols = C, unroll = U, lanes = L, min_blocks = MB, split = SP;
+  static constexpr int cols = C, unroll = U, lanes = L, min_blocks = MB;
 };
 using OneMatrixShapes = std::tuple<GemvShape<64, 4, 64, 2>, GemvShape<32, 4, 64, 4>, GemvShape<32, 12, 64, 1>,
-                                   GemvShape<16, 4, 64, 8>, GemvShape<16, 12, 64, 4>, GemvShape<64, 12, 32, 2, 2>,
-                                   GemvShape<64, 4, 32, 4, 4>>;
+                                   GemvShape<16, 4, 64, 8>, GemvShape<16, 12, 64, 4>>;
 using TwoMatrixShapes = std::tuple<GemvShape<64, 4, 64, 1>, GemvShape<32, 4, 64, 2>, GemvShape<32, 8, 64, 1>,
-                                   GemvShape<64, 8, 32, 2>, GemvShape<32, 8, 32, 4>, GemvShape<16, 8, 64, 4>,
-                                   GemvShape<64, 4, 32, 2, 4>, GemvShape<32, 4, 64, 2, 2>>;
+                                   GemvShape<64, 8, 32, 2>, GemvShape<32, 8, 32, 4>, GemvShape<16, 8, 64, 4>>;
 template <int NB>
 using Shapes = std::conditional_t<NB == 1, OneMatrixShapes, TwoMatrixShapes>;
 template <int NB>
@@ -89,7 +77,7 @@ constexpr size_t kShapeCount = std::tuple_size_v<Shapes<NB>>;
 
 template <typename S>
 DecodeShape shape_of() {
-  return DecodeShape{uint32_t(S::cols), uint32_t(S::lanes), uint32_t(S::unroll), uint32_t(S::split)};
+  return DecodeShape{uint32_t(S::cols), uint32_t(S::lanes), uint32_t(S::unroll)};
 }
 template <int NB, size_t... I>
 std::vector<DecodeShape> shape_list(std::index_sequence<I...>) {
@@ -115,7 +103,7 @@ void visit_shape(size_t i, F&& f) {
 template <typename T, int NB, int EPI, typename S>
 auto gemv_instance() {
   constexpr int mb = sizeof(T) == 4 && S::unroll > 4 && S::min_blocks > 1 ? S::min_blocks / 2 : S::min_blocks;
-  return gemv_kernel<T, NB, EPI, S::cols, S::unroll, S::lanes, mb, S::split>;
+  return gemv_kernel<T, NB, EPI, S::cols, S::unroll, S::lanes, mb>;
 }
 // CTAs per SM at this shape's registers and shared memory, asked of the runtime once per kernel.
 template <typename T, int NB, int EPI, typename S>
@@ -166,20 +154,22 @@ size_t choose_shape(const DevicePlan& p, uint32_t type) {
   uint64_t best_key[kKeys] = {};
   for (size_t i = 0; i < list.size(); ++i) {
     const DecodeShape d = list[i];
-    const uint32_t ctas = shape_ctas(p, type, d.cols) * d.split;
+    const uint32_t ctas = shape_ctas(p, type, d.cols);
     if (ctas == 0 || (!deep_ok && d.unroll > 4)) continue;
     uint32_t per_sm = 1;
     visit_shape<NB>(i, [&](auto shape) { per_sm = gemv_blocks_per_sm<T, NB, EPI, decltype(shape)>(); });
     const uint64_t waves = (ctas + uint64_t(sms) * per_sm - 1) / (uint64_t(sms) * per_sm);
-    const uint32_t rows = (depth + d.split - 1) / d.split;  // per CTA
-    const uint64_t batches = (rows + d.lanes * d.unroll - 1) / (d.lanes * d.unroll);
-    // Idle SMs count beyond 1/16 of them (the 128 CTAs of Qwen3-8B's 32-column down projection
-    // measured faster than its 256 16-column ones, 11.6 against 12.3-12.5 µs for the FFN decode).
+    const uint64_t batches = (depth + d.lanes * d.unroll - 1) / (d.lanes * d.unroll);
+    // Idle SMs count first beyond 1/16 of them, then 16-column tiles (32-byte row segments, half a
+    // DRAM burst) are avoided, then idle SMs count exactly. Measured on the H200's FFN decodes
+    // (twelfth session): Qwen3-8B's down projection, 128 CTAs of 32 columns against 256 of 16,
+    // 11.6-11.8 against 12.3-12.9 µs; Qwen3-4B's, 96 of 32 against 160 of 16, 9.8 against 9.6-9.9;
+    // Qwen3-1.7B's, 64 against 128, 8.5-8.6 against 8.1-8.5.
     const uint32_t busy_enough = sms - sms / 16;
-    const uint64_t idle = ctas >= busy_enough ? 0 : busy_enough - ctas;
-    // Lexicographic, smaller first: round trips, idle SMs, 32-byte segments (16-column tiles read
-    // half a DRAM burst per row), splits, narrower tiles, fewer lanes, deeper batches.
-    const uint64_t key[kKeys] = {waves * batches, idle, d.cols < 32, d.split, 64u - d.cols, 64u - d.lanes, d.unroll};
+    const uint64_t idle = sms - std::min(ctas, sms), far_idle = ctas >= busy_enough ? 0 : busy_enough - ctas;
+    // Lexicographic, smaller first: round trips, SMs idle beyond 1/16, 16-column tiles, idle SMs,
+    // narrower tiles, fewer lanes, deeper batches.
+    const uint64_t key[kKeys] = {waves * batches, far_idle, d.cols < 32, idle, 64u - d.cols, 64u - d.lanes, d.unroll};
     if (best == list.size() || std::lexicographical_compare(key, key + kKeys, best_key, best_key + kKeys))
       best = i, std::copy(key, key + kKeys, best_key);
   }
@@ -191,8 +181,8 @@ template <typename T, int NB, int EPI>
 void launch_gemv_shape(size_t i, uint32_t ctas, GemmArgs a, bool after_prior, cudaStream_t s) {
   visit_shape<NB>(i, [&](auto shape) {
     using S = decltype(shape);
-    launch_decode(gemv_instance<T, NB, EPI, S>(), ctas * S::split, S::cols / 8 * S::lanes, 0, after_prior, s,
-                  "gemv_kernel launch", uint32_t(S::split), a);
+    launch_decode(gemv_instance<T, NB, EPI, S>(), ctas, S::cols / 8 * S::lanes, 0, after_prior, s,
+                  "gemv_kernel launch", a);
   });
 }
 
@@ -210,7 +200,7 @@ void launch_gemv_staged(uint32_t ctas, GemmArgs a, uint32_t depth_max, bool bulk
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBulkSmem));
   check_cuda(attr, "cudaFuncSetAttribute(gemv_staged_kernel)");
   launch_decode(kernel, ctas, COLS / 8 * kGemvLanes, bulk_smem_bytes<NB, COLS>(depth_max), after_prior, s,
-                "gemv_staged_kernel launch", 1u, a, depth_max, uint32_t(bulk));
+                "gemv_staged_kernel launch", a, depth_max, uint32_t(bulk));
 }
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
@@ -271,8 +261,7 @@ std::vector<DecodeShape> decode_shapes(int matrices) {
 }
 
 std::string decode_shape_name(DecodeShape s) {
-  return std::to_string(s.cols) + "x" + std::to_string(s.lanes) + "x" + std::to_string(s.unroll) +
-         (s.split > 1 ? "s" + std::to_string(s.split) : "");
+  return std::to_string(s.cols) + "x" + std::to_string(s.lanes) + "x" + std::to_string(s.unroll);
 }
 
 void set_decode_rule(DecodeRule r) { g_decode_rule = r; }

@@ -222,8 +222,7 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
 // whatever the order), in bf16 and fp32; gated_ffn_decode's h is SiLU(g)·u of the reference's g and
 // u and its y the reference's on that h. Shapes: q = 8, s = 40 / r = 152 (152 = 2·64 + 24 =
 // 4·32 + 24 = 9·16 + 8, reductions of 40 and 80 rows) and s = 520 / r = 40 (1040 rows: more than
-// one batch for every shape, 4 · 64 up to 12 · 64 rows, also per CTA of the split shapes, whose
-// clusters of 2 or 4 CTAs sum their parts in one CTA's shared memory).
+// one batch for every shape, 4 · 64 up to 12 · 64 rows).
 TEST(DecodeShapes, EveryCompiledShapeMatchesTheReference) {
   std::mt19937_64 rng(13);
   struct Case {

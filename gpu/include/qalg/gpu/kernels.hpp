@@ -233,20 +233,16 @@ void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_
 // first is used. decode_shapes(m) lists those compiled for m = 1 matrix (decode(), the FFN decode's
 // down projection) and m = 2 (its gate and up); 16-column tiles only on the complete-graph law
 // (their tiles come from the CTA index; the other plans have lists of 64- and 32-column tiles).
-// split > 1: a cluster of `split` CTAs per tile, each over 1/split of the reduction, their sums
-// meeting in one CTA's shared memory.
 struct DecodeShape {
-  uint32_t cols = 0, lanes = 0, unroll = 0, split = 1;
-  bool operator==(const DecodeShape& o) const {
-    return cols == o.cols && lanes == o.lanes && unroll == o.unroll && split == o.split;
-  }
+  uint32_t cols = 0, lanes = 0, unroll = 0;
+  bool operator==(const DecodeShape& o) const { return cols == o.cols && lanes == o.lanes && unroll == o.unroll; }
 };
 std::vector<DecodeShape> decode_shapes(int matrices);
-std::string decode_shape_name(DecodeShape s);  // "64x32x8", split: "64x32x4s4" (cols × lanes × unroll, split)
+std::string decode_shape_name(DecodeShape s);  // "64x32x8" (cols × lanes × unroll)
 // The launcher's rule: `fit` (default) takes, of the shapes that apply, the fewest dependent
 // round trips per SM (waves of the grid at its occupancy × batches of rows per lane), then the most
-// SMs busy (up to 1/16 idle counts as busy), then tiles of 32 or more columns, then the fewest CTAs
-// per tile (split), then the widest tiles, then 64 lanes, then the shallowest batches; `session10` = the
+// SMs busy (up to 1/16 idle counts as busy), then tiles of 32 or more columns, then the most SMs
+// busy exactly, then the widest tiles, then 64 lanes, then the shallowest batches; `session10` = the
 // tenth session's rule (64-column tiles unless fewer than the SMs, then 32; deep batches for
 // 32-column grids of at most one wave). deep_batches = false (set_decode_engines) leaves both rules
 // batches of 4. The bench's QALG_DECODE_RULE=fit|session10 compares them.
