@@ -20,6 +20,7 @@ namespace {
 std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEngine::wgmma_ws)};
 std::atomic<bool> g_row_formula{false};
 std::atomic<bool> g_law_grid{true};
+std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 
 // The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
 // (64x64, 64x192, 64x256 and 128x256 were dropped in the sixth session: never the calibrated pick
@@ -80,7 +81,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   const CUtensorMap mA = !rows_tma ? m8
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
-  const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u);
+  const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
+                        (g_ws_fence_every_step ? kFenceEveryStep : 0u);
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
@@ -355,6 +357,7 @@ std::vector<TileConfig> compiled_forward_tiles() {
 
 void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
+void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
 bool law_grid_enabled() { return g_law_grid.load(); }
 bool row_formula_enabled() { return g_row_formula.load(); }
 

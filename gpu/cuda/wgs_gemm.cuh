@@ -34,7 +34,9 @@ struct StageHeader {
   uint32_t res;  // kResident: the 64-row block of the resident tile this step multiplies
   uint32_t m_begin, m_count, n_begin, n_count;  // the item's tile, so consumers need no item load
 };
-enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResident = 16, kResRelease = 32 };
+// kFence: the consumers fence the generic proxy against the async proxy before this stage's wgmma
+// (its x rows came by cp.async, or kFenceEveryStep).
+enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResident = 16, kResRelease = 32, kFence = 64 };
 
 // The barrier counts this thread's arrival once all its earlier cp.async copies have landed.
 __device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
@@ -131,7 +133,11 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // Flags of wgs_forward_kernel's `copy` argument.
 // (Tenth session: freeing each stage as soon as its own wgmma completed, instead of one step
 // later, measured 1.7B 29.4 -> 30.0 us and 8B 59.6-60.2 -> 60.2-60.9 on the H200: dropped.)
-enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2 };
+// kFenceEveryStep (twelfth session, to compare): fence.proxy.async before every step's wgmma, as
+// before; without it only steps whose x rows came by cp.async fence (with both operands by TMA the
+// mbarrier's completion already orders the copy engine's writes before wgmma's reads, the pattern
+// of CUTLASS's TMA mainloops).
+enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4 };
 
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
@@ -162,7 +168,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                        uint32_t copy, uint32_t s_group) {
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
-  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma;
+  const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -282,13 +288,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           // The last step reading the slot before it is refilled (next item, other key) releases it.
           const bool release = res && kk + kWgBK >= t.len && k_next != key;
           released |= release;
+          const uint32_t valid = t.len - kk;
+          const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
           const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
-                                 (res ? kResident : 0) | (release ? kResRelease : 0);
+                                 (res ? kResident : 0) | (release ? kResRelease : 0) |
+                                 (!a_tma || fence_every_step ? kFence : 0);
           const uint32_t s = next_stage(item, w, flags, t.coef, kk / kWgBK);
           first = false;
           unsigned char* sA = smem + s * kStage;
-          const uint32_t valid = t.len - kk;
-          const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
           if (lane == 0) {
             mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * kWgBK * 2) + (a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
@@ -383,7 +390,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     if (h.flags & kEmpty) {
       mbar_arrive(&empty[stage]);
     } else {
-      fence_proxy_async();
+      if (h.flags & kFence) fence_proxy_async();
       const uint32_t sa = smem_base + stage * kStage;
       uint32_t sb = sa + kABytes;
       if (h.flags & kResident) {

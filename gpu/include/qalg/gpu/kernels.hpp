@@ -216,6 +216,11 @@ bool row_formula_enabled();
 void set_law_grid(bool on);
 bool law_grid_enabled();
 
+// The warp-specialised forward (wgs_gemm.cuh) fences the generic proxy against the async proxy
+// only before steps whose x rows came by cp.async (twelfth session); on = before every step, as
+// before (the bench's QALG_WS_FENCE=1 compares them). Process-wide, like set_law_grid.
+void set_ws_fence_every_step(bool on);
+
 // Decode engines (ninth session), process-wide. staging: `registers` = each thread's W rows in
 // registers (the default); `cp_async` / `bulk` = 16-bit decodes copy each CTA's whole W tile into
 // shared memory first, by 16-byte cp.async or by one cp.async.bulk per row (decode_gemv.cuh
