@@ -51,6 +51,7 @@ int run_coq(const CoqOptions& o) {
   return 0;
 }
 
+// A name of its own (not `reg`): the unity build compiles the command files as one source.
 const RegisterCommand kRegisterCoq{Command{
     "coq", "write a Coq certificate (.v) for a table: associativity, unit, algorithm, rank",
     [](CLI::App& sub) -> std::function<int()> {

@@ -76,6 +76,7 @@ int run_inspect(const AlgebraArgs& args, bool json, bool table) {
   return 0;
 }
 
+// A name of its own (not `reg`): the unity build compiles the command files as one source.
 const RegisterCommand kRegisterInspect{Command{
     "inspect", "structure report: associativity, unit, radical, t(A), rank bounds",
     [](CLI::App& sub) -> std::function<int()> {

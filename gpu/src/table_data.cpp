@@ -15,6 +15,8 @@
 namespace qalg::gpu {
 namespace {
 
+// Not `fail`: kernel_plan.cpp has a `fail` of the same signature in its anonymous namespace, and the
+// unity build (CMAKE_UNITY_BUILD) compiles both files as one source.
 [[noreturn]] void table_fail(const std::string& origin, const std::string& field, const std::string& what) {
   throw std::invalid_argument(origin + ": field '" + field + "': " + what);
 }
