@@ -151,6 +151,23 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   const double eh = gpu::rel_l2_bf16(H.p, g.f(), gv.size());
   rd.forward(rt, H.m(), Wd.m(), yr.f());
   const double ey = gpu::rel_l2_bf16(Y.p, yr.f(), uint64_t(M) * D);
+  {  // Where the time goes (warm medians of 10, each call alone): qalg's whole FFN and its down
+     // projection alone (gate/up = the difference), and dense's three calls.
+    const Call down_only = [&](cudaStream_t s) {
+      if (M == 1) gpu::decode(down, 0, H.m(), Wd.m(), Y.m(), s);
+      else gpu::forward(bd, gpu::ForwardSchedule::endpoint_fused, H.m(), Wd.m(), Y.m(), nullptr, s);
+    };
+    const Call silu = [&](cudaStream_t s) { gpu::dense_silu_mul_bf16(GU.p, Hd.p, M, F, s); };
+    const Call parts[5] = {alg, down_only, gu, silu, dn};
+    double us[5];
+    for (int k = 0; k < 5; ++k) {
+      GraphCall g(s_, parts[k]);
+      us[k] = timer_->alone(g, false, 10).median;
+    }
+    std::printf("  parts ffn %s M=%d: qalg %.1f us (down %.1f, gate/up %.1f by difference); dense gate/up %.1f "
+                "silu %.1f down %.1f us\n",
+                name.c_str(), M, us[0], us[1], us[0] - us[1], us[2], us[3], us[4]);
+  }
   const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
   // M = 1 reads only the blocks of one type: one 2-byte weight per MAC, i.e. `fl` bytes.
   const double by = M == 1 ? fl : 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + 2.0 * M * (D + F));
