@@ -41,8 +41,6 @@ int main(int argc, char** argv) {
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
-  // QALG_LAW_BLOCKS=1: the small-block law kernel where it applies (experimental, to compare).
-  if (const char* v = std::getenv("QALG_LAW_BLOCKS")) qalg::gpu::set_law_blocks(std::string(v) == "1");
   // QALG_WS_FENCE=1: the warp-specialised forward fences before every step (to compare).
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
   // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).

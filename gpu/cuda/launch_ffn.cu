@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "launch_common.cuh"
-#include "law_block.hpp"
 #include "validate.hpp"
 
 namespace qalg::gpu {
@@ -338,7 +337,6 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {
-      if (launch_law_block(up, a, 2, X.dtype, stream)) return;
       if (pu.widths_vector_aligned()) {
         uint32_t rmax = 0;
         for (uint32_t r : pu.plan().output_widths) rmax = std::max(rmax, r);

@@ -6,7 +6,6 @@
 #include <type_traits>
 
 #include "launch_common.cuh"
-#include "law_block.hpp"
 #include "launch_forward_types.hpp"
 #include "tensor_map.hpp"
 #include "validate.hpp"
@@ -157,7 +156,6 @@ template <typename T>
 void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s) {
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
-    if (launch_law_block(b, a, 1, std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16, s)) return;
     if (b.plan().widths_vector_aligned()) {
       // Narrow output groups (r_j <= 32) waste most of a 64/128-wide tile: clamp to 32 columns
       // (mma.sync). The wg_gemm.cuh tiles (wg, wm, wmr, wl) keep their width: their copies

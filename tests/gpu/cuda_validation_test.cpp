@@ -10,7 +10,6 @@
 #include "gpu/table_builders.hpp"
 #include "qalg/gpu/cuda_dense_reference.hpp"
 #include "qalg/gpu/lowering.hpp"
-#include "law_block.hpp"
 
 namespace qalg::gpu::test {
 namespace {
@@ -295,93 +294,6 @@ TEST(DecodeShapes, EveryCompiledShapeMatchesTheReference) {
   set_decode_shapes({}, {});
   const std::string m = error_of([] { set_decode_shapes({48, 64, 4}, {}); });
   EXPECT_NE(m.find("set_decode_shapes: 48x64x4 is not a compiled 1-matrix decode shape"), std::string::npos) << m;
-}
-
-// The small-block law kernel (law_block.cu, experimental): launched directly (it must apply to
-// each shape) and through forward() / gated_ffn() with set_law_blocks on. Integer inputs: the
-// forward equals the dense reference exactly, also with a NaN and an Inf in W (they reach exactly
-// the reference's outputs); gate/up's H is SiLU(g)·u of the reference's g and u, and the FFN's Y
-// the reference's on that H. Shapes: the Qwen3-30B expert's down and gate/up at q = 32 (s = 24 →
-// r = 64, s = 64 → r = 24, 64 rows per type), a partial row tile (80 rows per type), q = 5 (a
-// last chunk of fewer groups) with 3 rows per type and widths 40 → 48; both 16-bit types.
-TEST(LawBlocks, ForwardAndGatedFfnMatchTheReference) {
-  struct Case {
-    uint32_t q, s, r, c;
-  };
-  std::mt19937_64 rng(14);
-  set_law_blocks(true);
-  for (const Case& k : {Case{32, 24, 64, 64}, Case{32, 64, 24, 64}, Case{8, 64, 24, 80}, Case{5, 40, 48, 3},
-                        Case{8, 16, 16, 64}}) {
-    const TableData table = complete_table(k.q);
-    const std::vector<uint32_t> sv(k.q, k.s), rv(k.q, k.r);
-    const uint32_t M = k.q * k.c, K = k.q * k.s, N = k.q * k.r;
-    DevicePlan up(lower_table(table, sv, rv)), down(lower_table(table, rv, sv));
-    const auto types = cyclic_types(M, k.q);
-    DeviceBatch bu(up, types), bd(down, types);
-    CudaDenseReference ref_up(table, sv, rv), ref_down(table, rv, sv);
-    for (DType t : {DType::bf16, DType::f16}) {
-      const std::string at = "q = " + std::to_string(k.q) + ", s = " + std::to_string(k.s) + ", r = " +
-                             std::to_string(k.r) + ", c = " + std::to_string(k.c) + ", " + dtype_name(t);
-      DevMatrix X(t, M, K), W(t, K, N), Y(t, M, N), Y2(t, M, N);
-      X.upload(integer_values(rng, size_t(M) * K, 2));
-      auto wv = integer_values(rng, size_t(K) * N, 2);
-      wv[size_t(1) * N + 2] = NAN;                        // block W_00 (row 1)
-      wv[size_t(K - 1) * N + N - 1] = INFINITY;           // block W_{q-1,q-1}
-      W.upload(wv);
-      DevFloats ref(size_t(M) * N);
-      ref_up.forward(types, X.view(), W.view(), ref.p);
-      const auto rv_ = ref.download();
-      detail::GemmArgs a;
-      a.rows = bu.impl().rows.get();
-      a.A = X.view().data, a.lda = K, a.B0 = W.view().data, a.ldb = N, a.C = Y.view().data, a.ldc = N;
-      Y.poison();
-      ASSERT_TRUE(detail::launch_law_block(bu, a, 1, t, nullptr)) << at;
-      cuda_ok(cudaDeviceSynchronize(), "law block");
-      uint64_t nan = 0;
-      const auto yv = Y.download();
-      ASSERT_TRUE(same_nonfinite(yv, rv_, t, nan)) << at;
-      EXPECT_GT(nan, 0u) << at;  // the NaN of W_00 reaches type-0 rows
-      Y2.poison();
-      forward(bu, ForwardSchedule::endpoint_fused, X.view(), W.view(), Y2.view());
-      cuda_ok(cudaDeviceSynchronize(), "forward");
-      const auto y2 = Y2.download();
-      for (size_t e = 0; e < yv.size(); ++e)
-        ASSERT_TRUE(y2[e] == yv[e] || (std::isnan(y2[e]) && std::isnan(yv[e]))) << at << ", element " << e;
-      // The gated FFN: finite random inputs.
-      DevMatrix Wg(t, K, N), Wu(t, K, N), Wd(t, N, K), H(t, M, N), Yf(t, M, K);
-      X.upload(random_values(rng, t, size_t(M) * K, 1.0f));
-      Wg.upload(random_values(rng, t, size_t(K) * N, 1.0f / std::sqrt(float(K))));
-      Wu.upload(random_values(rng, t, size_t(K) * N, 1.0f / std::sqrt(float(K))));
-      Wd.upload(random_values(rng, t, size_t(N) * K, 1.0f / std::sqrt(float(N))));
-      H.poison(), Yf.poison();
-      gated_ffn(bu, bd, X.view(), Wg.view(), Wu.view(), Wd.view(), H.view(), Yf.view());
-      cuda_ok(cudaDeviceSynchronize(), "gated_ffn");
-      DevFloats gr(size_t(M) * N), ur(size_t(M) * N), yr(size_t(M) * K);
-      ref_up.forward(types, X.view(), Wg.view(), gr.p);
-      ref_up.forward(types, X.view(), Wu.view(), ur.p);
-      const auto gv = gr.download(), uv = ur.download(), hv = H.download();
-      double num = 0, den = 0;
-      for (size_t e = 0; e < hv.size(); ++e) {
-        const double want = gv[e] / (1.0 + std::exp(-double(gv[e]))) * uv[e];
-        num += (hv[e] - want) * (hv[e] - want), den += want * want;
-      }
-      EXPECT_LT(std::sqrt(num / den), 1e-2) << "H, " << at;
-      ref_down.forward(types, H.view(), Wd.view(), yr.p);
-      const auto yf = Yf.download(), want = yr.download();
-      num = 0, den = 0;
-      for (size_t e = 0; e < yf.size(); ++e) num += (yf[e] - want[e]) * (yf[e] - want[e]), den += double(want[e]) * want[e];
-      EXPECT_LT(std::sqrt(num / den), 1e-2) << "Y, " << at;
-    }
-  }
-  set_law_blocks(false);
-  {  // where it does not apply it launches nothing: FP32, and widths over 64
-    DevicePlan wide(lower_table(complete_table(4), std::vector<uint32_t>(4, 72), std::vector<uint32_t>(4, 16)));
-    DeviceBatch bw(wide, cyclic_types(8, 4));
-    detail::GemmArgs a;
-    set_law_blocks(true);
-    EXPECT_FALSE(detail::launch_law_block(bw, a, 1, DType::bf16, nullptr));
-    set_law_blocks(false);
-  }
 }
 
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {

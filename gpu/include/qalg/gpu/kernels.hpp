@@ -221,15 +221,6 @@ bool law_grid_enabled();
 // before (the bench's QALG_WS_FENCE=1 compares them). Process-wide, like set_law_grid.
 void set_ws_fence_every_step(bool on);
 
-// Experimental, off by default (twelfth session): the forward and the gated FFN's gate/up of the
-// complete-graph law with small blocks (input and output widths s, r <= 64, multiples of 8; rows
-// in closed form with q | M; 16-bit types) on law_block.cu's kernel, one CTA per (64 rows of a
-// type, chunk of output groups), instead of the calibrated tile. Process-wide; the bench's
-// QALG_LAW_BLOCKS=1 turns it on to compare (the Qwen3-30B expert's FFN at q = 32: s = 24 / r = 64
-// down, s = 64 / r = 24 gate/up).
-void set_law_blocks(bool on);
-bool law_blocks_enabled();
-
 // Decode engines (ninth session), process-wide. staging: `registers` = each thread's W rows in
 // registers (the default); `cp_async` / `bulk` = 16-bit decodes copy each CTA's whole W tile into
 // shared memory first, by 16-byte cp.async or by one cp.async.bulk per row (decode_gemv.cuh
