@@ -2,7 +2,8 @@
 // Decoding one row (SPEC §6 "decode kernel for one row (vector reductions)"): y_j = Σ_{k∈B(i,j)}
 // c·x_k W_kj for a single x. One CTA per 64-column tile of one output group: 8 threads across the
 // tile (8 columns each, 16-byte loads of W's rows), kGemvLanes lanes down the reduction, then a
-// warp-shuffle and shared-memory sum over the lanes. Bytes of W read: only the blocks the type uses.
+// warp-shuffle and shared-memory sum over the lanes. (Twelfth session: the register form also comes
+// in 32- and 16-column tiles and with 32 lanes; launch_ffn.cu picks the shape per plan.) Bytes of W read: only the blocks the type uses.
 // Why 64 lanes and the terms walked as one flat row range (c folded into x): decoding is bound by
 // how many loads are in flight, not by their bytes. With 32 lanes and one term after the other,
 // the Qwen3-8B FFN decode (19 MB of weights, a 4.7 µs floor) took 34 µs: two or three dependent

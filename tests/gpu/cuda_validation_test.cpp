@@ -252,10 +252,10 @@ TEST(DecodeShapes, EveryCompiledShapeMatchesTheReference) {
           cuda_ok(cudaDeviceSynchronize(), "decode");
           DevFloats r(F);
           ref_up.forward({type}, x.view(), W.view(), r.p);
-          const auto yv = y.download(), want = r.download();
-          for (uint32_t e = 0; e < F; ++e)
-            ASSERT_EQ(yv[e], round_to(t, want[e])) << decode_shape_name(shape) << ", s = " << c.s << ", type " << type
-                                                   << ", column " << e;
+          const Comparison cmp = compare(y.download(), r.download(), t);
+          ASSERT_TRUE(cmp.unwritten == 0 && cmp.mismatches == 0)
+              << decode_shape_name(shape) << ", s = " << c.s << ", type " << type << ": " << cmp.unwritten
+              << " unwritten, " << cmp.mismatches << " mismatches";
         }
       }
     }
@@ -276,24 +276,27 @@ TEST(DecodeShapes, EveryCompiledShapeMatchesTheReference) {
         DevFloats g(F), u(F), yr(D);
         ref_up.forward({type}, x.view(), Wg.view(), g.p);
         ref_up.forward({type}, x.view(), Wu.view(), u.p);
-        const auto gv = g.download(), uv = u.download(), hv = h.download();
-        double num = 0, den = 0;
-        for (uint32_t e = 0; e < F; ++e) {
-          const double want = gv[e] / (1.0 + std::exp(-double(gv[e]))) * uv[e];
-          num += (hv[e] - want) * (hv[e] - want), den += want * want;
-        }
-        EXPECT_LT(std::sqrt(num / den), 1e-2) << "h, " << decode_shape_name(shape) << ", s = " << c.s << ", type " << type;
+        auto hw = g.download();
+        const auto uv = u.download();
+        for (uint32_t e = 0; e < F; ++e) hw[e] = float(hw[e] / (1.0 + std::exp(-double(hw[e]))) * uv[e]);
+        const std::string at = decode_shape_name(shape) + ", s = " + std::to_string(c.s) + ", type " + std::to_string(type);
+        const Comparison ch = compare(h.download(), hw, DType::bf16);
+        EXPECT_TRUE(ch.unwritten == 0 && ch.rel_l2 < tolerance(DType::bf16)) << "h, " << at << ": rel_l2 " << ch.rel_l2;
         ref_down.forward({type}, h.view(), Wd.view(), yr.p);
-        const auto yv = y.download(), want = yr.download();
-        num = 0, den = 0;
-        for (uint32_t e = 0; e < D; ++e) num += (yv[e] - want[e]) * (yv[e] - want[e]), den += double(want[e]) * want[e];
-        EXPECT_LT(std::sqrt(num / den), 1e-2) << "y, " << decode_shape_name(shape) << ", s = " << c.s << ", type " << type;
+        const Comparison cy = compare(y.download(), yr.download(), DType::bf16);
+        EXPECT_TRUE(cy.unwritten == 0 && cy.rel_l2 < tolerance(DType::bf16)) << "y, " << at << ": rel_l2 " << cy.rel_l2;
       }
     }
   }
   set_decode_shapes({}, {});
   const std::string m = error_of([] { set_decode_shapes({48, 64, 4}, {}); });
   EXPECT_NE(m.find("set_decode_shapes: 48x64x4 is not a compiled 1-matrix decode shape"), std::string::npos) << m;
+  EXPECT_NE(error_of([] { decode_shapes(3); }).find("decode_shapes: matrices must be 1 or 2, got 3"), std::string::npos);
+  DevicePlan p(lower_table(complete_table(4), std::vector<uint32_t>(4, 16), std::vector<uint32_t>(4, 16)));
+  EXPECT_NE(error_of([&] { decode_shape(p, 0, 0); }).find("decode_shape: matrices must be 1 or 2, got 0"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { decode_shape(p, 4, 1); }).find("decode_shape: type 4 is out of range, the plan has q = 4"),
+            std::string::npos);
 }
 
 TEST_F(Fixture, TypeIdsOutOfRangeAreRefused) {
