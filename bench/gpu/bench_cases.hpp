@@ -90,7 +90,8 @@ class Bench {
     csv_ << "ceiling,bf16_gemm_TFLOPs," << gpu_name_ << ",,,,,,," << rate_ / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
   }
 
-  void projection(const std::string& name, int D, int F, int M, int q, const std::string& suite);
+  // interval: types τ(p) = ⌊p / (M/q)⌋ (each type's rows consecutive) instead of cyclic (a probe).
+  void projection(const std::string& name, int D, int F, int M, int q, const std::string& suite, bool interval = false);
   void ffn(const std::string& name, int D, int F, int M, int q);
   void training(const std::string& name, int D, int F, int M, int q);
   void calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X, const Buf& W,

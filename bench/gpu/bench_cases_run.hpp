@@ -29,6 +29,8 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
                                                                 std::vector<gpu::TileConfig>* tiles = nullptr) {
   std::vector<std::pair<std::string, Call>> v;
   for (gpu::TileConfig tc : gpu::forward_tiles_for_vector_width(plan.vector_width())) {
+    // The narrow-group law tile runs as itself only on its plans (elsewhere it is 64x128w4 again).
+    if (tc.engine == gpu::TileEngine::narrow_law && !gpu::narrow_law_applies(batch)) continue;
     const std::string name = "fused-" + gpu::tile_name(tc);
     // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
     if (const char* only = std::getenv("QALG_BENCH_VARIANTS"); only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
@@ -43,14 +45,15 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
   return v;
 }
 
-inline void Bench::projection(const std::string& name, int D, int F, int M, int q, const std::string& suite) {
+inline void Bench::projection(const std::string& name, int D, int F, int M, int q, const std::string& suite,
+                              bool interval) {
   if (D % q || F % q || (D / q) % 4 || (F / q) % 4) {
     std::printf("skip %s q=%d: widths %d/%d not multiples of 4\n", name.c_str(), q, D / q, F / q);
     return;
   }
   const gpu::TableData t = table(q);
   gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
-  const auto types = gpu::cyclic_types(M, q);
+  const auto types = interval ? gpu::interval_types(M, q, M / q) : gpu::cyclic_types(M, q);
   gpu::DeviceBatch batch(plan, types);
   Buf X(M, D), W(D, F), Y(M, F), Yd(M, F), ref(M, F, 4);
   std::unique_ptr<Buf> ws;

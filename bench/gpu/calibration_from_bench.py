@@ -10,7 +10,7 @@ import csv
 import re
 import sys
 
-ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many", "wmr": "wgmma_many_rows", "wl": "wgmma_many_lean", "wsl": "wgmma_ws_lean"}
+ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many", "wmr": "wgmma_many_rows", "wl": "wgmma_many_lean", "wsl": "wgmma_ws_lean", "nl": "narrow_law"}
 best = {}  # (D, F, q, M) -> fastest row over the runs, in first-seen order
 trained = {}  # the same from training rows ("ws64x192+dX-wm+dW-wm": the forward tile comes first)
 for path in sys.argv[1:]:
@@ -40,7 +40,7 @@ for r in best.values():
     if v == "diagonal-first":
         print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},diagonal-first,64,128,5,wgmma_ws')
         continue
-    m = re.fullmatch(r"fused-(wg|wsl|ws|wr|wt|wmr|wm|wl)?(\d+)x(\d+)(?:w(\d+))?", v)
+    m = re.fullmatch(r"fused-(wg|wsl|ws|wr|wt|wmr|wm|wl|nl)?(\d+)x(\d+)(?:w(\d+))?", v)
     if not m:
         sys.exit(f"unknown variant {v}")
     eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)

@@ -43,6 +43,19 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
   // QALG_WS_FENCE=1: the warp-specialised forward fences before every step (to compare).
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
+  // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tile (nl64x128).
+  if (const char* v = std::getenv("QALG_NARROW_RUN")) {
+    try {
+      qalg::gpu::set_narrow_run(uint32_t(std::stoul(v)));
+    } catch (const std::exception& e) {
+      std::cerr << "qalg_gpu_bench: QALG_NARROW_RUN: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  // QALG_NARROW_TYPES_FIRST=1: the narrow-group law tile's CTAs in type-fastest order.
+  if (const char* v = std::getenv("QALG_NARROW_TYPES_FIRST")) qalg::gpu::set_narrow_types_first(std::string(v) == "1");
+  // QALG_NARROW_DEEP=1: the narrow-group law tile with 3 stages (2 CTAs per SM) where s <= 32.
+  if (const char* v = std::getenv("QALG_NARROW_DEEP")) qalg::gpu::set_narrow_deep(std::string(v) == "1");
   // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;
@@ -133,6 +146,12 @@ int main(int argc, char** argv) {
     if (o.suite == "wide") {  // the two Qwen3-32B rows at M = 8192 and 32768 (q = 128, 256: s = 40, 20)
       b.projection("Qwen3-32B", 5120, 25600, 8192, 128, "table");
       b.projection("Qwen3-32B", 5120, 25600, 32768, 256, "table");
+    }
+    if (o.suite == "narrow") {  // the narrow-group rows, cyclic and interval types (a probe of row strides)
+      for (bool interval : {false, true}) {
+        b.projection(interval ? "Qwen3-32B/interval" : "Qwen3-32B", 5120, 25600, 32768, 256, "narrow", interval);
+        b.projection(interval ? "Qwen3-32B/interval" : "Qwen3-32B", 5120, 25600, 8192, 128, "narrow", interval);
+      }
     }
     if (o.suite == "rows") {  // set_row_formula off / on (experimental; printed, no CSV rows)
       b.row_formula_probe("Qwen3-8B", 4096, 12288, 2048, 32);

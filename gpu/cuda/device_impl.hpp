@@ -107,6 +107,7 @@ struct DeviceBatch::Impl {
   // streams at once never shares a handle's workspace.
   bool batched_built = false;
   int law_state = -1;  // forward items from LawGrid (launch_forward.cu law_applies): -1 unknown, 0 no, 1 yes
+  int narrow_state = -1;  // the narrow-group law kernel applies (launch_narrow.cu): -1 unknown, 0 no, 1 yes
   std::vector<detail::StridedGemm> batched_dx, batched_dw;
   cublasHandle_t blas_dx = nullptr, blas_dw = nullptr;
   void* blas_workspace[2] = {nullptr, nullptr};  // their own workspaces (cublasSetWorkspace), so graph capture never allocates

@@ -24,9 +24,9 @@ EncodeTiled encoder() {
 }
 }  // namespace
 
-CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows,
-                          uint32_t box_cols) {
-  if (dtype == DType::f32) throw std::logic_error("tensor_map_2d: 16-bit element types only");
+namespace {
+CUtensorMap encode_2d(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows, uint32_t box_cols,
+                      CUtensorMapSwizzle swizzle, const char* kind) {
   CUtensorMap map{};
   const cuuint64_t dims[2] = {cols, rows};
   const cuuint64_t strides[1] = {cols * 2};
@@ -34,12 +34,26 @@ CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t
   const cuuint32_t elem[2] = {1, 1};
   const CUresult r = encoder()(&map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                                2, const_cast<void*>(base), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                               swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error("CUDA error in cuTensorMapEncodeTiled: code " + std::to_string(int(r)) + " for a " +
-                             std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
+                             std::to_string(rows) + "x" + std::to_string(cols) + " matrix" + kind);
   return map;
+}
+}  // namespace
+
+CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows,
+                          uint32_t box_cols) {
+  if (dtype == DType::f32) throw std::logic_error("tensor_map_2d: 16-bit element types only");
+  return encode_2d(base, dtype, rows, cols, box_rows, box_cols, CU_TENSOR_MAP_SWIZZLE_128B, "");
+}
+
+CUtensorMap tensor_map_2d_plain(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows,
+                                uint32_t box_cols) {
+  if (dtype == DType::f32) throw std::logic_error("tensor_map_2d_plain: 16-bit element types only");
+  if (cols % 8 != 0 || box_cols % 8 != 0 || box_cols > 256 || box_rows == 0 || box_rows > 256)
+    throw std::logic_error("tensor_map_2d_plain: cols and box columns must be multiples of 8, boxes at most 256");
+  return encode_2d(base, dtype, rows, cols, box_rows, box_cols, CU_TENSOR_MAP_SWIZZLE_NONE, " (plain boxes)");
 }
 
 CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f, uint64_t M,

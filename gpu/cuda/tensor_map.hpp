@@ -15,6 +15,11 @@ namespace qalg::gpu::detail {
 CUtensorMap tensor_map_2d(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows,
                           uint32_t box_cols);
 
+// The same without swizzle, boxes of box_rows × box_cols (box_cols a multiple of 8, at most 256
+// each): the narrow-group law kernel's W tiles, read by ldmatrix at a pitch of box_cols.
+CUtensorMap tensor_map_2d_plain(const void* base, DType dtype, uint64_t rows, uint64_t cols, uint32_t box_rows,
+                                uint32_t box_cols);
+
 // The rows of a batch whose grouped row list has the closed form f (work_list.hpp RowFormula: c rows
 // per type, row = type · a + index · b) as a 3-D tensor (column, index within the type, type) over a
 // row-major matrix with leading dimension ld: a box of box_rows consecutive indices of one type is

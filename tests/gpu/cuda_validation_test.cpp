@@ -447,6 +447,78 @@ TEST(Calibration, ReadLookupAndErrors) {
             std::string::npos);
 }
 
+// The narrow-group law tile (narrow_law.cuh) on every shape it instantiates: SK = 32, 48, 64 (s = 8,
+// 12, 20; 40; 64), 8- and 4-byte copies (r = 200 and 192 against 100, 36, 260), output groups in 1, 2
+// and 3 pieces (260 = 88 + 88 + 84), a partial last row block (c = 100, 70, 33, 5), cyclic and
+// interval types, runs of units that do and do not divide q · pieces (1, 3, the default 8).
+// Integer inputs: exact; random inputs: within tolerance. A batch without a closed form falls back
+// to the mma.sync tile, and still matches.
+TEST(NarrowLaw, EveryShapeMatchesTheReference) {
+  std::mt19937_64 rng(21);
+  struct Case {
+    uint32_t q, s, r, c;
+    bool cyclic;
+  };
+  const std::vector<Case> cases = {{8, 20, 100, 100, true}, {8, 40, 200, 64, true}, {4, 64, 192, 70, false},
+                                   {16, 12, 36, 5, true},   {4, 8, 260, 33, false}};
+  set_forward_tiles({64, 128, 4, TileEngine::narrow_law});
+  for (const Case& c : cases) {
+    const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
+    const std::vector<uint32_t> sv(c.q, c.s), rv(c.q, c.r);
+    const TableData table = complete_table(c.q);
+    DevicePlan plan(lower_table(table, sv, rv));
+    CudaDenseReference ref(table, sv, rv);
+    const auto types = c.cyclic ? cyclic_types(M, c.q) : interval_types(M, c.q, c.c);
+    DeviceBatch batch(plan, types);
+    ASSERT_TRUE(narrow_law_applies(batch)) << "s = " << c.s << ", r = " << c.r;
+    for (uint32_t run : {8u, 3u, 1u}) {
+      set_narrow_run(run);
+      for (DType t : {DType::bf16, DType::f16})
+        for (bool integer : {true, false}) {
+          DevMatrix X(t, M, K), W(t, K, N), Y(t, M, N);
+          X.upload(integer ? integer_values(rng, size_t(M) * K, 2) : random_values(rng, t, size_t(M) * K, 1.0f));
+          W.upload(integer ? integer_values(rng, size_t(K) * N, 2)
+                           : random_values(rng, t, size_t(K) * N, 1.0f / std::sqrt(float(K))));
+          Y.poison();
+          forward(batch, ForwardSchedule::endpoint_fused, X.view(), W.view(), Y.view());
+          cuda_ok(cudaDeviceSynchronize(), "forward");
+          DevFloats r(size_t(M) * N);
+          ref.forward(types, X.view(), W.view(), r.p);
+          const Comparison cmp = compare(Y.download(), r.download(), t);
+          const std::string at = "s = " + std::to_string(c.s) + ", r = " + std::to_string(c.r) + ", c = " +
+                                 std::to_string(c.c) + ", run " + std::to_string(run);
+          EXPECT_EQ(cmp.unwritten, 0u) << at;
+          if (integer) EXPECT_EQ(cmp.mismatches, 0u) << at;
+          else EXPECT_LT(cmp.rel_l2, tolerance(t)) << at;
+        }
+    }
+  }
+  set_narrow_run(8);
+  // Random types (no closed form): not the narrow tile's plan; the forward still matches.
+  {
+    const uint32_t q = 8, s = 20, r = 100, M = 300;
+    const std::vector<uint32_t> sv(q, s), rv(q, r);
+    DevicePlan plan(lower_table(complete_table(q), sv, rv));
+    CudaDenseReference ref(complete_table(q), sv, rv);
+    std::vector<uint32_t> types(M);
+    for (auto& v : types) v = uint32_t(rng() % q);
+    DeviceBatch batch(plan, types);
+    EXPECT_FALSE(narrow_law_applies(batch));
+    DevMatrix X(DType::bf16, M, q * s), W(DType::bf16, q * s, q * r), Y(DType::bf16, M, q * r);
+    X.upload(integer_values(rng, size_t(M) * q * s, 2));
+    W.upload(integer_values(rng, size_t(q) * s * q * r, 2));
+    Y.poison();
+    forward(batch, ForwardSchedule::endpoint_fused, X.view(), W.view(), Y.view());
+    cuda_ok(cudaDeviceSynchronize(), "forward");
+    DevFloats ry(size_t(M) * q * r);
+    ref.forward(types, X.view(), W.view(), ry.p);
+    const Comparison cmp = compare(Y.download(), ry.download(), DType::bf16);
+    EXPECT_TRUE(cmp.unwritten == 0 && cmp.mismatches == 0) << cmp.unwritten << " unwritten, " << cmp.mismatches;
+  }
+  EXPECT_NE(error_of([] { set_narrow_run(0); }).find("units per CTA must be in [1, 4096]"), std::string::npos);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
 // f(M, types, batch, rng) on two cyclic batches of a q = 4 plan: M = 36 (rows in closed form, so
 // the warp-specialised kernels load them by TMA) and M = 37 (a row list, gathered by cp.async).
 template <class F>
@@ -460,7 +532,8 @@ void each_small_batch(const DevicePlan& plan, uint64_t seed, F&& f) {
 }
 
 // A NaN in x_k of a row reaches exactly the outputs whose terms read x_k for that row's type, on
-// every warp-specialised tile with 24-wide input groups (the grouped tensor maps: a box at group k
+// every warp-specialised tile and the narrow-group law tile (M = 36 only: 37 rows have no closed
+// form) with 24-wide input groups (the grouped tensor maps: a box at group k
 // must not read group k + 1's columns, where the NaN is, nor W's rows past group k, which the copy
 // engine zero-fills); M = 36 loads x through the 4-D map, M = 37 by cp.async (each_small_batch).
 // The dense reference cannot give the NaN pattern itself: X_i T_i multiplies the NaN by T_i's
@@ -496,7 +569,7 @@ TEST(NonFinite, NanInXReachesTheOutputsThatReadItInTheAlgebra) {
     X.upload(xv);
     for (const TileConfig& t : compiled_forward_tiles()) {
       if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident &&
-          t.engine != TileEngine::wgmma_ws_lean)
+          t.engine != TileEngine::wgmma_ws_lean && t.engine != TileEngine::narrow_law)
         continue;
       set_forward_tiles(t);
       Y.poison();

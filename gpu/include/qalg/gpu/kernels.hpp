@@ -162,11 +162,13 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // of wmr, so 3-6 CTAs share an SM (the peer's autotuned 64x64 tiles run ~7 per SM).
 // wgmma_ws_lean = the warp-specialised kernel with fewer stages (tiles "wsl"): 4 CTAs per SM at
 // 64x64, 3 at 64x128 and 64x192, 2 at 128x128 (2 stages), where wgmma_ws runs 1-3.
+// narrow_law = the complete-graph law with input groups of at most 64 (tile "nl64x128"; see
+// narrow_law_applies below and gpu/cuda/narrow_law.cuh).
 // cublas_batched (dX and dW only, not a forward tile): the complete-graph law's backward as two
 // strided-batched cuBLAS GEMMs per product (gpu/cuda/batched_law.hpp says why and how).
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
-  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9
+  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9, narrow_law = 10
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -184,6 +186,18 @@ std::vector<TileConfig> compiled_forward_tiles();
 // set there runs one of these instead (sixth session: a warp-specialised form with 8-byte copies
 // ran the Qwen3-32B q = 256 row in 9993 µs against 2645 for 64x128w4 and was dropped).
 std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
+// The narrow-group law tile "nl64x128" (TileEngine::narrow_law): the complete-graph law with equal
+// widths s <= 64 and r, both multiples of 4, and rows in closed form (cyclic or interval types,
+// q | M). One CTA owns 64 rows of one type and a run of whole output groups (pieces of at most
+// 128 columns). Where it does not apply (other plans, FP32), the forward runs the 64x128w4 tile.
+bool narrow_law_applies(const DeviceBatch& batch);
+void set_narrow_run(uint32_t units);  // (group, piece) units per CTA, default 8; [1, 4096]
+uint32_t narrow_run();
+// The CTA order: false (default) = the row blocks of one (type, run) adjacent, then runs, then
+// types; true = types fastest (the CTAs running at once cover adjacent rows).
+void set_narrow_types_first(bool on);
+// Input groups of at most 32: 3 stages and 2 CTAs per SM (true) or 2 stages and 3 CTAs (false).
+void set_narrow_deep(bool on);
 
 // The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
 // tile, 3-stage pipeline, several per SM; the fastest kernel on every measured shape),
@@ -263,7 +277,7 @@ DecodeShape decode_shape(const DevicePlan& p, uint32_t type, int matrices, DType
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
-//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean (absent: mma, the files written before the wgmma kernel existed)
+//   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean | narrow_law (absent: mma, the files written before the wgmma kernel existed)
 // Once loaded, forward() with the endpoint-fused schedule uses the tiles of the row matching
 // (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster schedule.
 struct CalibrationEntry {

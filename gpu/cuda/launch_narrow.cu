@@ -1,0 +1,120 @@
+// The narrow-group law kernel's entry (narrow_law.cuh): when it applies, its shape per plan, and
+// its launch for the endpoint-fused forward (tile "nl64x128", TileEngine::narrow_law).
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <type_traits>
+
+#include "batched_law.hpp"
+#include "launch_common.cuh"
+#include "narrow_law.cuh"
+#include "tensor_map.hpp"
+
+namespace qalg::gpu {
+using namespace detail;
+
+namespace {
+std::atomic<uint32_t> g_narrow_run{8};
+std::atomic<bool> g_narrow_types_first{false};
+
+// Instantiated shapes: SK = s rounded up to 16 (32, 48, 64) with stages and CTAs per SM such
+// that MINB · (smem + 1 KB) fits the SM's 228 KB (narrow_smem_bytes): SK = 32 either 2 stages,
+// 64.5 KB, 3 CTAs per SM, or (deep) 3 stages, 85.5 KB, 2 CTAs; SK = 48 2 stages, 86 KB, 2 CTAs;
+// SK = 64 2 stages, 107.5 KB, 2 CTAs. (The first timing, call 3 of the thirteenth session: deep
+// was slower on Qwen3-32B M = 32768, 1636 against 1261 us: the third CTA counts more.)
+template <int SK, bool DEEP>
+struct NarrowShape {
+  static constexpr int kStages = SK == 32 && DEEP ? 3 : 2;
+  static constexpr int kMinBlocks = SK == 32 && !DEEP ? 3 : 2;
+};
+std::atomic<bool> g_narrow_deep{false};
+
+template <typename T, int SK, int VEC, bool DEEP>
+void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
+  constexpr int kStages = NarrowShape<SK, DEEP>::kStages, kMinB = NarrowShape<SK, DEEP>::kMinBlocks;
+  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB>;
+  constexpr size_t smem = narrow_smem_bytes<SK, kStages>();
+  static_assert(kMinB * (smem + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
+  static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  check_cuda(attr, "cudaFuncSetAttribute(narrow_law_kernel)");
+  const uint32_t grid = L.q * L.row_blocks * L.runs;
+  const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
+  const CUtensorMap wmap = tensor_map_2d_plain(a.B0, dt, uint64_t(L.q) * L.s, a.ldb, L.s, L.bw);
+  kernel<<<grid, kNarrowThreads, smem, s>>>(L, f, static_cast<const T*>(a.A), static_cast<T*>(a.C), wmap);
+  check_cuda(cudaGetLastError(), "narrow_law_kernel launch");
+}
+}  // namespace
+
+void set_narrow_run(uint32_t units) {
+  if (units == 0 || units > 4096)
+    throw std::invalid_argument("set_narrow_run: units per CTA must be in [1, 4096], got " + std::to_string(units));
+  g_narrow_run = units;
+}
+uint32_t narrow_run() { return g_narrow_run.load(); }
+void set_narrow_types_first(bool on) { g_narrow_types_first = on; }
+void set_narrow_deep(bool on) { g_narrow_deep = on; }
+
+bool narrow_law_applies(const DeviceBatch& b) {
+  auto& impl = b.impl();
+  std::lock_guard<std::mutex> lock(impl.mutex);
+  if (impl.narrow_state < 0) {
+    const KernelPlan& p = b.plan().plan();
+    const RowFormula& f = impl.formula;
+    bool ok = diagonal_plus_row_law(p) && f.c != 0 && uint64_t(f.c) * p.q == b.rows();
+    if (ok) {
+      const uint32_t s = p.input_widths[0], r = p.output_widths[0];
+      // N a multiple of 8: W's row pitch must be a multiple of 16 bytes for its tensor map
+      ok = s <= 64 && s % 4 == 0 && r % 4 == 0 && (uint64_t(p.q) * r) % 8 == 0 && b.rows() < (uint64_t(1) << 32);
+      // the largest grid: one unit per CTA, 64-row blocks, pieces of kNarrowSplit columns
+      if (ok) ok = uint64_t(p.q) * ((f.c + 63) / 64) * p.q * ((r + kNarrowSplit - 1) / kNarrowSplit) < (uint64_t(1) << 31);
+    }
+    impl.narrow_state = ok ? 1 : 0;
+  }
+  return impl.narrow_state == 1;
+}
+
+namespace detail {
+template <typename T>
+bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, cudaStream_t stream) {
+  if (!narrow_law_applies(b)) return false;
+  const KernelPlan& p = b.plan().plan();
+  const RowFormula& f = b.impl().formula;
+  NarrowLaw L;
+  L.q = p.q, L.s = p.input_widths[0], L.r = p.output_widths[0], L.c = f.c;
+  const uint32_t align = L.r % 8 == 0 ? 8 : 4;
+  // A piece starting at column 4 mod 8 has its box start 4 columns early (TMA boxes start on 16
+  // bytes): then pw + 4 columns must fit a box of at most kNarrowSplit.
+  const uint32_t early = L.r % 8 == 0 && align == 8 ? 0 : 4, limit = kNarrowSplit - 8 * (early != 0);
+  const uint32_t split = (L.r + limit - 1) / limit;
+  L.pw = ((L.r + split - 1) / split + align - 1) / align * align;
+  L.pieces = (L.r + L.pw - 1) / L.pw;
+  L.bw = (L.pw + early + 7) / 8 * 8;
+  if ((L.bw / 8) % 2 == 0) L.bw += 8;  // an odd number of 16-byte units: ldmatrix rows in distinct banks
+  L.op = (L.pw + early + 15) / 16 * 16 + 8;  // stmatrix writes whole 16-column pairs
+  L.run = std::min(g_narrow_run.load(), L.q * L.pieces);
+  L.row_blocks = (L.c + kNarrowBM - 1) / kNarrowBM;
+  L.runs = (L.q * L.pieces + L.run - 1) / L.run;
+  L.types_first = g_narrow_types_first ? 1 : 0;
+  L.lda = uint32_t(a.lda), L.ldc = uint32_t(a.ldc);
+  const bool v8 = L.s % 8 == 0;  // x copies of 16 bytes
+  auto go = [&](auto sk, auto deep) {
+    constexpr int SK = decltype(sk)::value;
+    constexpr bool DEEP = decltype(deep)::value;
+    if (v8) launch_narrow_shape<T, SK, 8, DEEP>(L, f, a, stream);
+    else launch_narrow_shape<T, SK, 4, DEEP>(L, f, a, stream);
+  };
+  if (L.s <= 32) {
+    if (g_narrow_deep) go(std::integral_constant<int, 32>{}, std::true_type{});
+    else go(std::integral_constant<int, 32>{}, std::false_type{});
+  } else if (L.s <= 48) {
+    go(std::integral_constant<int, 48>{}, std::false_type{});
+  } else {
+    go(std::integral_constant<int, 64>{}, std::false_type{});
+  }
+  return true;
+}
+template bool launch_narrow<__nv_bfloat16>(const DeviceBatch&, const GemmArgs&, cudaStream_t);
+template bool launch_narrow<__half>(const DeviceBatch&, const GemmArgs&, cudaStream_t);
+}  // namespace detail
+
+}  // namespace qalg::gpu
