@@ -14,17 +14,19 @@ namespace qalg::gpu {
 using namespace detail;
 
 namespace {
-std::atomic<uint32_t> g_narrow_run{8};
+// 16 units per CTA: measured faster than 8 on both wide Qwen3-32B rows in two calls (thirteenth
+// session: M = 32768 1414 against 1456 us, M = 8192 437 against 473; history/narrow_session13_v2.csv).
+std::atomic<uint32_t> g_narrow_run{16};
 std::atomic<bool> g_narrow_types_first{false};
 
 // Instantiated shapes: SK = s rounded up to 16 (32, 48, 64) with stages and CTAs per SM such
 // that MINB · (smem + 1 KB) fits the SM's 228 KB (narrow_smem_bytes): SK = 32 either 2 stages,
-// 64.5 KB, 3 CTAs per SM, or (deep) 3 stages, 85.5 KB, 2 CTAs; SK = 48 2 stages, 86 KB, 2 CTAs;
-// SK = 64 2 stages, 107.5 KB, 2 CTAs. (The first timing, call 3 of the thirteenth session: deep
+// 62.5 KB, 3 CTAs per SM, or (deep) 3 stages, 81.5 KB, 2 CTAs; SK = 48 3 stages, 112 KB, 2 CTAs;
+// SK = 64 2 stages, 103 KB, 2 CTAs. (The first timing, call 3 of the thirteenth session: deep
 // was slower on Qwen3-32B M = 32768, 1636 against 1261 us: the third CTA counts more.)
 template <int SK, bool DEEP>
 struct NarrowShape {
-  static constexpr int kStages = SK == 32 && DEEP ? 3 : 2;
+  static constexpr int kStages = SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
   static constexpr int kMinBlocks = SK == 32 && !DEEP ? 3 : 2;
 };
 std::atomic<bool> g_narrow_deep{false};
@@ -90,7 +92,7 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, cudaStream_t stream)
   L.pieces = (L.r + L.pw - 1) / L.pw;
   L.bw = (L.pw + early + 7) / 8 * 8;
   if ((L.bw / 8) % 2 == 0) L.bw += 8;  // an odd number of 16-byte units: ldmatrix rows in distinct banks
-  L.op = (L.pw + early + 15) / 16 * 16 + 8;  // stmatrix writes whole 16-column pairs
+  L.vec16 = L.r % 8 == 0 && L.pw % 8 == 0 && a.ldc % 8 == 0 ? 1 : 0;
   L.run = std::min(g_narrow_run.load(), L.q * L.pieces);
   L.row_blocks = (L.c + kNarrowBM - 1) / kNarrowBM;
   L.runs = (L.q * L.pieces + L.run - 1) / L.run;

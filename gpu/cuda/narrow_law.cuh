@@ -15,14 +15,15 @@
 // M = 32768 in 2.5 ms: under Nsight Compute it issued ~1000 instructions per warp and group (address
 // arithmetic of 8-byte copies and 4-byte stores) at 12 warps per SM, and half of its store sectors
 // were partly written.
+// A third version (call 5 of the thirteenth session, commit bf7c41f) staged through stmatrix at a
+// wider pitch, wrote 16-byte runs with 8-byte edges, started each sum with a zero-accumulator mma
+// and gave SK = 48 two stages: it issued fewer instructions but ran slower (M = 32768 1544-1585
+// against 1414-1456 us, M = 8192 471-565 against 437-473), and this one was restored.
 // Rows come from the batch's closed form (RowFormula): type i's k-th row is row(i · c + k).
 #include "mma_primitives.cuh"
 #include "mbarrier.cuh"
-#include "wg_gemm.cuh"   // pack2
 #include "wgs_gemm.cuh"  // tma_load_2d
 #include "work_list.hpp"
-
-#include <type_traits>
 
 namespace qalg::gpu::detail {
 
@@ -35,7 +36,7 @@ struct NarrowLaw {
   uint32_t q = 0, s = 0, r = 0, c = 0;  // groups, widths, rows per type
   uint32_t pieces = 1, pw = 0;          // pieces per output group, their width (the last may be narrower)
   uint32_t bw = 0;                      // W box width: pw (+ 4) rounded up to an odd multiple of 8 (conflict-free ldmatrix)
-  uint32_t op = 0;                      // output staging pitch: the tile's 16-column pairs plus 8 (odd multiple of 8)
+  uint32_t vec16 = 0;                   // every row run starts on 16 bytes and is a multiple of 8 wide: 16-byte stores
   uint32_t run = 1;                     // (group, piece) units per CTA
   uint32_t row_blocks = 1, runs = 1;    // per type: ceil(c / 64) row blocks, ceil(q · pieces / run) runs
   uint32_t types_first = 0;             // CTA order: 0 = row block, run, type (fastest first); 1 = type, row block, run
@@ -51,7 +52,7 @@ constexpr int kNarrowXTile = kNarrowBM * kNarrowXRow<SK>;
 // plus the columns a 16-wide ldmatrix reads past the last row's box.
 template <int SK>
 constexpr int kNarrowWTile = SK * kNarrowSplit + 128;
-constexpr int kNarrowOut = 16 * (kNarrowAcc + 8);  // a warp's output staging: 16 rows × op
+constexpr int kNarrowOut = 16 * kNarrowSplit;  // a warp's output staging: 16 rows × bw
 template <int SK>
 constexpr int narrow_stage_elems() {
   return kNarrowXTile<SK> + 2 * kNarrowWTile<SK>;
@@ -59,27 +60,6 @@ constexpr int narrow_stage_elems() {
 template <int SK, int STAGES>
 constexpr size_t narrow_smem_bytes() {
   return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK>() + 4 * kNarrowOut) * 2 + STAGES * 8;
-}
-
-__device__ __forceinline__ void stmatrix_x4(void* p, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3) {
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(smem_addr(p)), "r"(r0), "r"(r1),
-               "r"(r2), "r"(r3)
-               : "memory");
-}
-// d = a · b (no accumulator input: the first product of a unit starts its sum).
-template <typename T>
-__device__ __forceinline__ void mma16816_first(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
-  constexpr bool bf = std::is_same_v<T, __nv_bfloat16>;
-  if constexpr (bf)
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
-  else
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
 }
 
 // A fragments of this warp's 16 rows over SK columns of sx.
@@ -94,7 +74,7 @@ __device__ __forceinline__ void narrow_a_frags(const void* sx_, uint32_t (&af)[S
 // acc += A · (the W tile at sw, pitch bw); n8 tile pairs past the piece's width are skipped
 // (warp-uniform guards, not breaks: the loops must unroll so that acc stays in registers).
 // lane_off: this lane's ldmatrix.trans offset in the tile.
-template <typename T, int SK, bool FIRST>
+template <typename T, int SK>
 __device__ __forceinline__ void narrow_mma(const uint32_t (&af)[SK / 16][4], const T* sw, uint32_t bw, uint32_t lane_off,
                                            uint32_t width, float (&acc)[kNarrowAcc / 8][4]) {
 #pragma unroll
@@ -105,13 +85,8 @@ __device__ __forceinline__ void narrow_mma(const uint32_t (&af)[SK / 16][4], con
       if (uint32_t(np * 16) < width) {
         uint32_t bf[4];
         ldmatrix_x4_trans(bf, row + np * 16);
-        if (FIRST && k == 0) {
-          mma16816_first<T>(acc[2 * np], af[k], bf[0], bf[1]);
-          mma16816_first<T>(acc[2 * np + 1], af[k], bf[2], bf[3]);
-        } else {
-          mma16816<T>(acc[2 * np], af[k], bf[0], bf[1]);
-          mma16816<T>(acc[2 * np + 1], af[k], bf[2], bf[3]);
-        }
+        mma16816<T>(acc[2 * np], af[k], bf[0], bf[1]);
+        mma16816<T>(acc[2 * np + 1], af[k], bf[2], bf[3]);
       }
     }
   }
@@ -170,13 +145,10 @@ __global__ void __launch_bounds__(kNarrowThreads, MINB)
     yoff_l = k < L.c ? int64_t(f.row(i * L.c + k)) * int64_t(L.ldc) : -1;
   }
   const uint32_t lane_off = ((lane % 8) + ((lane / 8) % 2) * 8) * L.bw + (lane / 16) * 8;
-  // stmatrix: lanes 8m..8m+7 address the rows of matrix m (m = 0, 1: an n8 tile's rows 0-7, 8-15;
-  // m = 2, 3: the next tile's).
-  T* const sout_lane = sout + ((lane % 8) + 8 * ((lane / 8) % 2)) * L.op + 8 * (lane / 16);
 
   auto load_unit = [&](uint32_t u, uint32_t slot) {
     T* st = stages + slot * kStage;
-    const uint32_t j = L.pieces == 1 ? u : u / L.pieces, p = L.pieces == 1 ? 0 : u % L.pieces;
+    const uint32_t j = u / L.pieces, p = u % L.pieces;
     const int32_t n0 = int32_t(j * L.r + p * L.pw) & ~7;  // a box starts on 16 bytes (TMA), 4 columns early if need be
     if (threadIdx.x == 0) {
       mbar_arrive_expect_tx(&full[slot], L.s * L.bw * 2 * (j != i ? 2 : 1));
@@ -201,10 +173,6 @@ __global__ void __launch_bounds__(kNarrowThreads, MINB)
 
   uint32_t afi[SK / 16][4];
   float acc[kNarrowAcc / 8][4];
-#pragma unroll
-  for (int t = 0; t < kNarrowAcc / 8; ++t)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;  // tiles past a unit's width are neither summed nor stored
   for (uint32_t n = 0; n < units; ++n) {
     cp_async_wait<STAGES - 2>();
     __syncthreads();
@@ -213,43 +181,51 @@ __global__ void __launch_bounds__(kNarrowThreads, MINB)
     if (n + STAGES - 1 < units) load_unit(u0 + n + STAGES - 1, (n + STAGES - 1) % STAGES);
     cp_async_commit();
 
-    const uint32_t slot = n % STAGES, u = u0 + n;
-    const uint32_t j = L.pieces == 1 ? u : u / L.pieces, p = L.pieces == 1 ? 0 : u % L.pieces;
+    const uint32_t slot = n % STAGES, u = u0 + n, j = u / L.pieces, p = u % L.pieces;
     const uint32_t n0 = j * L.r + p * L.pw, width = min(L.pw, L.r - p * L.pw);
     // The tile's columns start at n0 - sh (its box's start): sh = 4 columns of the previous group
     // are computed and not stored.
     const uint32_t sh = n0 & 7, wd = sh + width;
     const T* st = stages + slot * kStage;
     mbar_wait(&full[slot], (n / STAGES) & 1);
-    narrow_mma<T, SK, true>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, wd, acc);
+#pragma unroll
+    for (int t = 0; t < kNarrowAcc / 8; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
+    narrow_mma<T, SK>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, wd, acc);
     if (j != i) {
       uint32_t afj[SK / 16][4];
       narrow_a_frags<SK>(st, afj);
-      narrow_mma<T, SK, false>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, wd, acc);
+      narrow_mma<T, SK>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, wd, acc);
     }
-    // Stage this warp's 16 rows × wd columns in shared memory (stmatrix; pitch op, an odd number
-    // of 16-byte units: the 8 rows of a matrix land in distinct banks) ...
+    // Stage this warp's 16 rows × width in shared memory (pitch bw, an odd multiple of 16 bytes:
+    // the 8 rows of a fragment store land in distinct banks) ...
 #pragma unroll
-    for (int np = 0; np < kNarrowAcc / 16; ++np)
-      if (uint32_t(np * 16) < wd)
-        stmatrix_x4(sout_lane + np * 16, pack2<T>(acc[2 * np][0], acc[2 * np][1]), pack2<T>(acc[2 * np][2], acc[2 * np][3]),
-                    pack2<T>(acc[2 * np + 1][0], acc[2 * np + 1][1]), pack2<T>(acc[2 * np + 1][2], acc[2 * np + 1][3]));
-    __syncwarp();
-    // ... then write each row's columns [sh, wd) of it, half a warp per row: 16-byte vectors (the
-    // tile starts on 16 bytes), 8 bytes for a chunk that is half outside.
-    {
-      const int chunk = lane % 16;
-      const uint32_t lo = max(uint32_t(chunk * 8), sh), hi = min(uint32_t(chunk * 8 + 8), wd);
-      T* const yb = Y + (n0 - sh);
-#pragma unroll 2
-      for (int rr = 0; rr < 16; rr += 2) {
-        const int row = rr + lane / 16;
-        const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
-        if (yo >= 0 && lo < hi) {
-          const T* src = sout + row * L.op + lo;
-          if (hi - lo == 8) *reinterpret_cast<uint4*>(yb + yo + lo) = *reinterpret_cast<const uint4*>(src);
-          else *reinterpret_cast<uint2*>(yb + yo + lo) = *reinterpret_cast<const uint2*>(src);
+    for (int t = 0; t < kNarrowAcc / 8; ++t) {
+      if (uint32_t(t * 8) < wd) {
+        const uint32_t col = uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(lane / 4);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          __align__(4) T pair[2] = {from_float<T>(acc[t][2 * h]), from_float<T>(acc[t][2 * h + 1])};
+          *reinterpret_cast<uint32_t*>(sout + (row + 8 * h) * L.bw + col) = *reinterpret_cast<const uint32_t*>(pair);
         }
+      }
+    }
+    __syncwarp();
+    // ... then write each row's run of `width` columns with whole vectors.
+    if (L.vec16) {  // half a warp per row, 16 bytes per lane (sh = 0)
+      for (int rr = 0; rr < 16; rr += 2) {
+        const int row = rr + lane / 16, chunk = lane % 16;
+        const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
+        if (yo >= 0 && uint32_t(chunk * 8) < width)
+          *reinterpret_cast<uint4*>(Y + yo + n0 + chunk * 8) = *reinterpret_cast<const uint4*>(sout + row * L.bw + chunk * 8);
+      }
+    } else {  // a warp per row, 8 bytes per lane
+      for (int row = 0; row < 16; ++row) {
+        const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
+        if (yo >= 0 && uint32_t(lane * 4) < width)
+          *reinterpret_cast<uint2*>(Y + yo + n0 + lane * 4) =
+              *reinterpret_cast<const uint2*>(sout + row * L.bw + sh + lane * 4);
       }
     }
     __syncwarp();

@@ -450,7 +450,7 @@ TEST(Calibration, ReadLookupAndErrors) {
 // The narrow-group law tile (narrow_law.cuh) on every shape it instantiates: SK = 32, 48, 64 (s = 8,
 // 12, 20; 40; 64), 8- and 4-byte copies (r = 200 and 192 against 100, 36, 260), output groups in 1, 2
 // and 3 pieces (260 = 88 + 88 + 84), a partial last row block (c = 100, 70, 33, 5), cyclic and
-// interval types, runs of units that do and do not divide q · pieces (1, 3, the default 8).
+// interval types, runs of units that do and do not divide q · pieces (1, 3, 16).
 // Integer inputs: exact; random inputs: within tolerance. A batch without a closed form falls back
 // to the mma.sync tile, and still matches.
 TEST(NarrowLaw, EveryShapeMatchesTheReference) {
@@ -462,6 +462,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   const std::vector<Case> cases = {{8, 20, 100, 100, true}, {8, 40, 200, 64, true}, {4, 64, 192, 70, false},
                                    {16, 12, 36, 5, true},   {4, 8, 260, 33, false}};
   set_forward_tiles({64, 128, 4, TileEngine::narrow_law});
+  const uint32_t default_run = narrow_run();
   for (const Case& c : cases) {
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
     const std::vector<uint32_t> sv(c.q, c.s), rv(c.q, c.r);
@@ -471,7 +472,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     const auto types = c.cyclic ? cyclic_types(M, c.q) : interval_types(M, c.q, c.c);
     DeviceBatch batch(plan, types);
     ASSERT_TRUE(narrow_law_applies(batch)) << "s = " << c.s << ", r = " << c.r;
-    for (uint32_t run : {8u, 3u, 1u}) {
+    for (uint32_t run : {16u, 3u, 1u}) {
       set_narrow_run(run);
       for (DType t : {DType::bf16, DType::f16})
         for (bool integer : {true, false}) {
@@ -493,7 +494,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
         }
     }
   }
-  set_narrow_run(8);
+  set_narrow_run(default_run);
   // Random types (no closed form): not the narrow tile's plan; the forward still matches.
   {
     const uint32_t q = 8, s = 20, r = 100, M = 300;

@@ -191,7 +191,7 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
 // q | M). One CTA owns 64 rows of one type and a run of whole output groups (pieces of at most
 // 128 columns). Where it does not apply (other plans, FP32), the forward runs the 64x128w4 tile.
 bool narrow_law_applies(const DeviceBatch& batch);
-void set_narrow_run(uint32_t units);  // (group, piece) units per CTA, default 8; [1, 4096]
+void set_narrow_run(uint32_t units);  // (group, piece) units per CTA, default 16; [1, 4096]
 uint32_t narrow_run();
 // The CTA order: false (default) = the row blocks of one (type, run) adjacent, then runs, then
 // types; true = types fastest (the CTAs running at once cover adjacent rows).
