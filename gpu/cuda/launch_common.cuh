@@ -20,7 +20,7 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cu
 // launch_narrow.cu: the forward through the narrow-group law kernel (narrow_law.cuh) where it
 // applies (narrow_law_applies); false, launching nothing, where it does not. T: a 16-bit type.
 template <typename T>
-bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, cudaStream_t stream);
+bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStream_t stream);
 
 template <typename F>
 void dispatch_dtype(DType t, F&& f) {

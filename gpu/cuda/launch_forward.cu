@@ -157,7 +157,7 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
     if (t.engine == TileEngine::narrow_law) {
-      if (launch_narrow<T>(b, a, s)) return;
+      if (launch_narrow<T>(b, a, t.bn, s)) return;
       t = TileConfig{64, 128, 4};  // not a narrow-group law plan: the mma.sync tile
     }
     if (b.plan().widths_vector_aligned()) {
@@ -328,7 +328,8 @@ void set_forward_tiles(TileConfig t) {
     return accept(is_compiled_wm_tile(t), "many-CTA", "wm, wmr: 64x64, 64x128, 128x128; wl: 64x64, 64x128, 64x192", t.bm / 16);
   if (t.engine == TileEngine::wgmma)
     return accept(is_compiled_wg_tile(t), "wgmma", "64x128, 128x128", t.bm / 16);
-  if (t.engine == TileEngine::narrow_law) return accept(t.bm == 64 && t.bn == 128, "narrow-group law", "nl64x128", 4);
+  if (t.engine == TileEngine::narrow_law)
+    return accept(t.bm == 64 && (t.bn == 128 || t.bn == 64), "narrow-group law", "nl64x128, nl64x64", t.bn == 64 ? 8 : 4);
   const bool ok = (t.warps == 4 && (t.bm == 64 || t.bm == 128) && (t.bn == 64 || t.bn == 128)) ||
                   (t.warps == 8 && (t.bm == 64 || t.bm == 128) && t.bn == 128) ||
                   (t.warps == 8 && t.bm == 64 && (t.bn == 192 || t.bn == 256));
@@ -343,7 +344,8 @@ void set_forward_tiles(TileConfig t) {
 }
 std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width) {
   if (vector_width >= 8) return compiled_forward_tiles();
-  if (vector_width == 4) return {{64, 128, 4}, {128, 64, 4}, {128, 128, 8}, {64, 128, 4, TileEngine::narrow_law}};
+  if (vector_width == 4)
+    return {{64, 128, 4}, {128, 64, 4}, {128, 128, 8}, {64, 128, 4, TileEngine::narrow_law}, {64, 64, 8, TileEngine::narrow_law}};
   return {};
 }
 std::vector<TileConfig> compiled_forward_tiles() {
@@ -356,7 +358,8 @@ std::vector<TileConfig> compiled_forward_tiles() {
                                {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
                                {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr},
                                {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}, {64, 64, 5, wsl},
-                               {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 128, 4, TileEngine::narrow_law}};
+                               {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 128, 4, TileEngine::narrow_law},
+                               {64, 64, 8, TileEngine::narrow_law}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
   return v;
 }

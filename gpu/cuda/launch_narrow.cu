@@ -1,5 +1,5 @@
 // The narrow-group law kernel's entry (narrow_law.cuh): when it applies, its shape per plan, and
-// its launch for the endpoint-fused forward (tile "nl64x128", TileEngine::narrow_law).
+// its launch for the endpoint-fused forward (tiles "nl64x128" and "nl64x64", TileEngine::narrow_law).
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
@@ -20,29 +20,31 @@ std::atomic<uint32_t> g_narrow_run{16};
 std::atomic<bool> g_narrow_types_first{false};
 
 // Instantiated shapes: SK = s rounded up to 16 (32, 48, 64) with stages and CTAs per SM such
-// that MINB · (smem + 1 KB) fits the SM's 228 KB (narrow_smem_bytes): SK = 32 either 2 stages,
-// 62.5 KB, 3 CTAs per SM, or (deep) 3 stages, 81.5 KB, 2 CTAs; SK = 48 3 stages, 112 KB, 2 CTAs;
-// SK = 64 2 stages, 103 KB, 2 CTAs. (The first timing, call 3 of the thirteenth session: deep
-// was slower on Qwen3-32B M = 32768, 1636 against 1261 us: the third CTA counts more.)
-template <int SK, bool DEEP>
+// that MINB · (smem + 1 KB) fits the SM's 228 KB (narrow_smem_bytes). NS = 1 (nl64x128, 4 warps):
+// SK = 32 either 2 stages, 62.5 KB, 3 CTAs per SM, or (deep) 3 stages, 81.5 KB, 2 CTAs; SK = 48
+// 3 stages, 112 KB, 2 CTAs; SK = 64 2 stages, 103 KB, 2 CTAs. NS = 2 (nl64x64, 8 warps): 2 stages,
+// SK = 32 65.5 KB and 3 CTAs (24 warps per SM), SK = 48 87.5 KB and 2, SK = 64 108.5 KB and 2.
+// (The first timing, call 3 of the thirteenth session: deep was slower on Qwen3-32B M = 32768,
+// 1636 against 1261 us: the third CTA counts more.)
+template <int SK, bool DEEP, int NS>
 struct NarrowShape {
-  static constexpr int kStages = SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
+  static constexpr int kStages = NS == 2 ? 2 : SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
   static constexpr int kMinBlocks = SK == 32 && !DEEP ? 3 : 2;
 };
 std::atomic<bool> g_narrow_deep{false};
 
-template <typename T, int SK, int VEC, bool DEEP>
+template <typename T, int SK, int VEC, bool DEEP, int NS>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
-  constexpr int kStages = NarrowShape<SK, DEEP>::kStages, kMinB = NarrowShape<SK, DEEP>::kMinBlocks;
-  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB>;
-  constexpr size_t smem = narrow_smem_bytes<SK, kStages>();
+  constexpr int kStages = NarrowShape<SK, DEEP, NS>::kStages, kMinB = NarrowShape<SK, DEEP, NS>::kMinBlocks;
+  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS>;
+  constexpr size_t smem = narrow_smem_bytes<SK, kStages, NS>();
   static_assert(kMinB * (smem + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
   static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   check_cuda(attr, "cudaFuncSetAttribute(narrow_law_kernel)");
   const uint32_t grid = L.q * L.row_blocks * L.runs;
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
   const CUtensorMap wmap = tensor_map_2d_plain(a.B0, dt, uint64_t(L.q) * L.s, a.ldb, L.s, L.bw);
-  kernel<<<grid, kNarrowThreads, smem, s>>>(L, f, static_cast<const T*>(a.A), static_cast<T*>(a.C), wmap);
+  kernel<<<grid, kNarrowThreads<NS>, smem, s>>>(L, f, static_cast<const T*>(a.A), static_cast<T*>(a.C), wmap);
   check_cuda(cudaGetLastError(), "narrow_law_kernel launch");
 }
 }  // namespace
@@ -77,7 +79,7 @@ bool narrow_law_applies(const DeviceBatch& b) {
 
 namespace detail {
 template <typename T>
-bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, cudaStream_t stream) {
+bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStream_t stream) {
   if (!narrow_law_applies(b)) return false;
   const KernelPlan& p = b.plan().plan();
   const RowFormula& f = b.impl().formula;
@@ -102,11 +104,17 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, cudaStream_t stream)
   auto go = [&](auto sk, auto deep) {
     constexpr int SK = decltype(sk)::value;
     constexpr bool DEEP = decltype(deep)::value;
-    if (v8) launch_narrow_shape<T, SK, 8, DEEP>(L, f, a, stream);
-    else launch_narrow_shape<T, SK, 4, DEEP>(L, f, a, stream);
+    if (bn == 64) {  // nl64x64: 8 warps of 64 columns (never deep)
+      if (v8) launch_narrow_shape<T, SK, 8, false, 2>(L, f, a, stream);
+      else launch_narrow_shape<T, SK, 4, false, 2>(L, f, a, stream);
+    } else if (v8) {
+      launch_narrow_shape<T, SK, 8, DEEP, 1>(L, f, a, stream);
+    } else {
+      launch_narrow_shape<T, SK, 4, DEEP, 1>(L, f, a, stream);
+    }
   };
   if (L.s <= 32) {
-    if (g_narrow_deep) go(std::integral_constant<int, 32>{}, std::true_type{});
+    if (g_narrow_deep && bn != 64) go(std::integral_constant<int, 32>{}, std::true_type{});
     else go(std::integral_constant<int, 32>{}, std::false_type{});
   } else if (L.s <= 48) {
     go(std::integral_constant<int, 48>{}, std::false_type{});
@@ -115,8 +123,8 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, cudaStream_t stream)
   }
   return true;
 }
-template bool launch_narrow<__nv_bfloat16>(const DeviceBatch&, const GemmArgs&, cudaStream_t);
-template bool launch_narrow<__half>(const DeviceBatch&, const GemmArgs&, cudaStream_t);
+template bool launch_narrow<__nv_bfloat16>(const DeviceBatch&, const GemmArgs&, uint32_t, cudaStream_t);
+template bool launch_narrow<__half>(const DeviceBatch&, const GemmArgs&, uint32_t, cudaStream_t);
 }  // namespace detail
 
 }  // namespace qalg::gpu

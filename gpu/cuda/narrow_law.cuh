@@ -27,10 +27,21 @@
 
 namespace qalg::gpu::detail {
 
-constexpr int kNarrowBM = 64;       // rows per CTA: 4 warps of 16
+constexpr int kNarrowBM = 64;       // rows per CTA: 4 strips of 16
 constexpr int kNarrowSplit = 120;   // widest W box (columns): pieces of at most 120, or 112 when boxes start 4 early
-constexpr int kNarrowAcc = 128;     // columns of a warp's accumulators (16 n8 tiles)
-constexpr int kNarrowThreads = 128;
+// NS = warps per 16-row strip, each owning 128 / NS of the unit's columns: NS = 1 (tile nl64x128,
+// 4 warps of 128 accumulator columns) or NS = 2 (nl64x64, 8 warps of 64: half the registers per
+// thread, so twice the warps per SM for a kernel that Nsight Compute found latency-bound at 12).
+template <int NS>
+constexpr int kNarrowThreads = 128 * NS;
+template <int NS>
+constexpr int kNarrowAcc = 128 / NS;
+// A warp's output staging: 16 rows at pitch bw (NS = 1) or at 64 + 8 (NS = 2; 144 bytes, an odd
+// number of 16-byte units: the 8 rows of a fragment store land in distinct banks).
+template <int NS>
+constexpr int kNarrowOutPitch = NS == 1 ? kNarrowSplit : kNarrowAcc<NS> + 8;
+template <int NS>
+constexpr int kNarrowOut = 16 * kNarrowOutPitch<NS>;
 
 struct NarrowLaw {
   uint32_t q = 0, s = 0, r = 0, c = 0;  // groups, widths, rows per type
@@ -52,37 +63,38 @@ constexpr int kNarrowXTile = kNarrowBM * kNarrowXRow<SK>;
 // plus the columns a 16-wide ldmatrix reads past the last row's box.
 template <int SK>
 constexpr int kNarrowWTile = SK * kNarrowSplit + 128;
-constexpr int kNarrowOut = 16 * kNarrowSplit;  // a warp's output staging: 16 rows × bw
 template <int SK>
 constexpr int narrow_stage_elems() {
   return kNarrowXTile<SK> + 2 * kNarrowWTile<SK>;
 }
-template <int SK, int STAGES>
+// x_i, the stages, the warps' staging, (NS = 2) the 64 rows' offsets in Y, the barriers.
+template <int SK, int STAGES, int NS>
 constexpr size_t narrow_smem_bytes() {
-  return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK>() + 4 * kNarrowOut) * 2 + STAGES * 8;
+  return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK>() + 4 * NS * kNarrowOut<NS>) * 2 +
+         (NS == 2 ? kNarrowBM * 8 : 0) + STAGES * 8;
 }
 
-// A fragments of this warp's 16 rows over SK columns of sx.
+// A fragments of this warp's 16 rows (strip warp % 4) over SK columns of sx.
 template <int SK>
 __device__ __forceinline__ void narrow_a_frags(const void* sx_, uint32_t (&af)[SK / 16][4]) {
   const auto* sx = static_cast<const uint16_t*>(sx_);
-  const int lane = threadIdx.x % 32, m = (threadIdx.x / 32) * 16;
+  const int lane = threadIdx.x % 32, m = ((threadIdx.x / 32) % 4) * 16;
 #pragma unroll
   for (int k = 0; k < SK / 16; ++k)
     ldmatrix_x4(af[k], sx + (m + lane % 16) * kNarrowXRow<SK> + k * 16 + (lane / 16) * 8);
 }
-// acc += A · (the W tile at sw, pitch bw); n8 tile pairs past the piece's width are skipped
-// (warp-uniform guards, not breaks: the loops must unroll so that acc stays in registers).
-// lane_off: this lane's ldmatrix.trans offset in the tile.
-template <typename T, int SK>
+// acc += A · (the W tile at sw, pitch bw) over the warp's ACC columns from cb; n8 tile pairs
+// past the piece's width are skipped (warp-uniform guards, not breaks: the loops must unroll so
+// that acc stays in registers). lane_off: this lane's ldmatrix.trans offset in the tile.
+template <typename T, int SK, int ACC>
 __device__ __forceinline__ void narrow_mma(const uint32_t (&af)[SK / 16][4], const T* sw, uint32_t bw, uint32_t lane_off,
-                                           uint32_t width, float (&acc)[kNarrowAcc / 8][4]) {
+                                           uint32_t cb, uint32_t width, float (&acc)[ACC / 8][4]) {
 #pragma unroll
   for (int k = 0; k < SK / 16; ++k) {
-    const T* row = sw + lane_off + k * 16 * bw;
+    const T* row = sw + lane_off + k * 16 * bw + cb;
 #pragma unroll
-    for (int np = 0; np < kNarrowAcc / 16; ++np) {
-      if (uint32_t(np * 16) < width) {
+    for (int np = 0; np < ACC / 16; ++np) {
+      if (cb + uint32_t(np * 16) < width) {
         uint32_t bf[4];
         ldmatrix_x4_trans(bf, row + np * 16);
         mma16816<T>(acc[2 * np], af[k], bf[0], bf[1]);
@@ -92,17 +104,19 @@ __device__ __forceinline__ void narrow_mma(const uint32_t (&af)[SK / 16][4], con
   }
 }
 
-template <typename T, int SK, int STAGES, int VEC, int MINB>
-__global__ void __launch_bounds__(kNarrowThreads, MINB)
+template <typename T, int SK, int STAGES, int VEC, int MINB, int NS>
+__global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     narrow_law_kernel(NarrowLaw L, RowFormula f, const T* X, T* Y, const __grid_constant__ CUtensorMap wmap) {
-  constexpr int kXPer = (kNarrowBM * SK / VEC + kNarrowThreads - 1) / kNarrowThreads;
+  constexpr int kThreads = kNarrowThreads<NS>, kAcc = kNarrowAcc<NS>;
+  constexpr int kXPer = (kNarrowBM * SK / VEC + kThreads - 1) / kThreads;
   constexpr int kStage = narrow_stage_elems<SK>();
   extern __shared__ __align__(128) unsigned char smem_raw[];
   T* smem = reinterpret_cast<T*>(smem_raw);
   T* sxi = smem;
   T* stages = smem + kNarrowXTile<SK>;
-  T* sout = stages + STAGES * kStage + (threadIdx.x / 32) * kNarrowOut;
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem + kNarrowXTile<SK> + STAGES * kStage + 4 * kNarrowOut);
+  T* sout = stages + STAGES * kStage + (threadIdx.x / 32) * kNarrowOut<NS>;
+  int64_t* srow = reinterpret_cast<int64_t*>(stages + STAGES * kStage + 4 * NS * kNarrowOut<NS>);  // NS = 2
+  uint64_t* full = reinterpret_cast<uint64_t*>(reinterpret_cast<unsigned char*>(srow) + (NS == 2 ? kNarrowBM * 8 : 0));
 
   uint32_t idx = blockIdx.x, rb, run, i;
   if (L.types_first) {
@@ -118,33 +132,43 @@ __global__ void __launch_bounds__(kNarrowThreads, MINB)
   // Zero shared memory once: columns s..SK of the x tiles and rows s..SK of the W tiles are never
   // copied into and must be zeros (not stale NaN bits) for the padded reduction.
   {
-    constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES>() - STAGES * 8) / 16);  // not the barriers
+    constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES, NS>() - STAGES * 8) / 16);  // not the barriers
     uint4* p = reinterpret_cast<uint4*>(smem_raw);
-    for (int v = threadIdx.x; v < kVecs; v += kNarrowThreads) p[v] = make_uint4(0, 0, 0, 0);
+    for (int v = threadIdx.x; v < kVecs; v += kThreads) p[v] = make_uint4(0, 0, 0, 0);
   }
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], 1);
     mbar_init_fence();
   }
   __syncthreads();
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, strip = warp % 4;
+  // NS = 2: the CTA's 64 row offsets (· ldc, -1 past the type's rows) in shared memory, read by
+  // the stores after the main loop's first barrier (NS = 1 keeps them in lanes and shuffles).
+  if constexpr (NS == 2) {
+    if (threadIdx.x < kNarrowBM) {
+      const uint32_t k = k0 + threadIdx.x;
+      srow[threadIdx.x] = k < L.c ? int64_t(f.row(i * L.c + k)) * int64_t(L.ldc) : -1;
+    }
+  }
 
   int64_t xoff[kXPer];  // this thread's x copy rows (· lda) plus its column, -1 past the type's rows or s
   uint32_t xdst[kXPer];
 #pragma unroll
   for (int e = 0; e < kXPer; ++e) {
-    const int c = int(threadIdx.x) + e * kNarrowThreads, row = c / (SK / VEC), kc = (c % (SK / VEC)) * VEC;
+    const int c = int(threadIdx.x) + e * kThreads, row = c / (SK / VEC), kc = (c % (SK / VEC)) * VEC;
     const uint32_t k = k0 + uint32_t(row);
     xoff[e] = row < kNarrowBM && k < L.c && uint32_t(kc) < L.s ? int64_t(f.row(i * L.c + k)) * int64_t(L.lda) + kc : -1;
     xdst[e] = uint32_t(row * kNarrowXRow<SK> + kc);
   }
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  // Lane l < 16 holds the offset (· ldc) of this warp's row l, -1 past the type's rows.
-  int64_t yoff_l;
-  {
-    const uint32_t k = k0 + uint32_t(warp * 16 + lane % 16);
+  // NS = 1: lane l < 16 holds the offset (· ldc) of this warp's row l, -1 past the type's rows.
+  int64_t yoff_l = -1;
+  if constexpr (NS == 1) {
+    const uint32_t k = k0 + uint32_t(strip * 16 + lane % 16);
     yoff_l = k < L.c ? int64_t(f.row(i * L.c + k)) * int64_t(L.ldc) : -1;
   }
   const uint32_t lane_off = ((lane % 8) + ((lane / 8) % 2) * 8) * L.bw + (lane / 16) * 8;
+  const uint32_t cb = uint32_t(warp / 4) * kAcc;  // this warp's first column of the unit
+  const uint32_t opitch = NS == 1 ? L.bw : uint32_t(kNarrowOutPitch<NS>);
 
   auto load_unit = [&](uint32_t u, uint32_t slot) {
     T* st = stages + slot * kStage;
@@ -172,7 +196,7 @@ __global__ void __launch_bounds__(kNarrowThreads, MINB)
   }
 
   uint32_t afi[SK / 16][4];
-  float acc[kNarrowAcc / 8][4];
+  float acc[kAcc / 8][4];
   for (uint32_t n = 0; n < units; ++n) {
     cp_async_wait<STAGES - 2>();
     __syncthreads();
@@ -188,44 +212,69 @@ __global__ void __launch_bounds__(kNarrowThreads, MINB)
     const uint32_t sh = n0 & 7, wd = sh + width;
     const T* st = stages + slot * kStage;
     mbar_wait(&full[slot], (n / STAGES) & 1);
+    if (cb >= wd) continue;  // NS = 2, a unit narrower than 65 columns: this warp has none (warp-uniform)
 #pragma unroll
-    for (int t = 0; t < kNarrowAcc / 8; ++t)
+    for (int t = 0; t < kAcc / 8; ++t)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
-    narrow_mma<T, SK>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, wd, acc);
+    narrow_mma<T, SK, kAcc>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, cb, wd, acc);
     if (j != i) {
       uint32_t afj[SK / 16][4];
       narrow_a_frags<SK>(st, afj);
-      narrow_mma<T, SK>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, wd, acc);
+      narrow_mma<T, SK, kAcc>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, cb, wd, acc);
     }
-    // Stage this warp's 16 rows × width in shared memory (pitch bw, an odd multiple of 16 bytes:
-    // the 8 rows of a fragment store land in distinct banks) ...
+    // Stage this warp's 16 rows × its columns in shared memory (pitch opitch, an odd multiple of
+    // 16 bytes: the 8 rows of a fragment store land in distinct banks) ...
 #pragma unroll
-    for (int t = 0; t < kNarrowAcc / 8; ++t) {
-      if (uint32_t(t * 8) < wd) {
+    for (int t = 0; t < kAcc / 8; ++t) {
+      if (cb + uint32_t(t * 8) < wd) {
         const uint32_t col = uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(lane / 4);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           __align__(4) T pair[2] = {from_float<T>(acc[t][2 * h]), from_float<T>(acc[t][2 * h + 1])};
-          *reinterpret_cast<uint32_t*>(sout + (row + 8 * h) * L.bw + col) = *reinterpret_cast<const uint32_t*>(pair);
+          *reinterpret_cast<uint32_t*>(sout + (row + 8 * h) * opitch + col) = *reinterpret_cast<const uint32_t*>(pair);
         }
       }
     }
     __syncwarp();
-    // ... then write each row's run of `width` columns with whole vectors.
-    if (L.vec16) {  // half a warp per row, 16 bytes per lane (sh = 0)
-      for (int rr = 0; rr < 16; rr += 2) {
-        const int row = rr + lane / 16, chunk = lane % 16;
-        const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
-        if (yo >= 0 && uint32_t(chunk * 8) < width)
-          *reinterpret_cast<uint4*>(Y + yo + n0 + chunk * 8) = *reinterpret_cast<const uint4*>(sout + row * L.bw + chunk * 8);
+    // ... then write each row's run of its columns with whole vectors.
+    if constexpr (NS == 1) {
+      if (L.vec16) {  // half a warp per row, 16 bytes per lane (sh = 0)
+        for (int rr = 0; rr < 16; rr += 2) {
+          const int row = rr + lane / 16, chunk = lane % 16;
+          const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
+          if (yo >= 0 && uint32_t(chunk * 8) < width)
+            *reinterpret_cast<uint4*>(Y + yo + n0 + chunk * 8) = *reinterpret_cast<const uint4*>(sout + row * opitch + chunk * 8);
+        }
+      } else {  // a warp per row, 8 bytes per lane
+        for (int row = 0; row < 16; ++row) {
+          const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
+          if (yo >= 0 && uint32_t(lane * 4) < width)
+            *reinterpret_cast<uint2*>(Y + yo + n0 + lane * 4) =
+                *reinterpret_cast<const uint2*>(sout + row * opitch + sh + lane * 4);
+        }
       }
-    } else {  // a warp per row, 8 bytes per lane
-      for (int row = 0; row < 16; ++row) {
-        const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
-        if (yo >= 0 && uint32_t(lane * 4) < width)
-          *reinterpret_cast<uint2*>(Y + yo + n0 + lane * 4) =
-              *reinterpret_cast<const uint2*>(sout + row * L.bw + sh + lane * 4);
+    } else {
+      // Tile column tc (from the box start n0 - sh) is stored where sh <= tc < wd.
+      const int64_t* rows = srow + strip * 16;
+      if (L.vec16) {  // 8 lanes per row (64 columns), 4 rows per step
+#pragma unroll
+        for (int rr = 0; rr < 16; rr += 4) {
+          const int row = rr + lane / 8;
+          const uint32_t lc = uint32_t(lane % 8) * 8, tc = cb + lc;
+          const int64_t yo = rows[row];
+          if (yo >= 0 && tc < wd)
+            *reinterpret_cast<uint4*>(Y + yo + n0 + tc) = *reinterpret_cast<const uint4*>(sout + row * opitch + lc);
+        }
+      } else {  // 16 lanes per row, 8 bytes each, 2 rows per step
+#pragma unroll
+        for (int rr = 0; rr < 16; rr += 2) {
+          const int row = rr + lane / 16;
+          const uint32_t lc = uint32_t(lane % 16) * 4, tc = cb + lc;
+          const int64_t yo = rows[row];
+          if (yo >= 0 && tc >= sh && tc < wd)
+            *reinterpret_cast<uint2*>(Y + yo + (n0 - sh) + tc) = *reinterpret_cast<const uint2*>(sout + row * opitch + lc);
+        }
       }
     }
     __syncwarp();

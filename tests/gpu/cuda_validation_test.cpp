@@ -447,7 +447,9 @@ TEST(Calibration, ReadLookupAndErrors) {
             std::string::npos);
 }
 
-// The narrow-group law tile (narrow_law.cuh) on every shape it instantiates: SK = 32, 48, 64 (s = 8,
+// The narrow-group law tiles (narrow_law.cuh: nl64x128, 4 warps of 128 columns, and nl64x64, 8
+// warps of 64, where units of at most 64 columns leave half the warps idle) on every shape they
+// instantiate: SK = 32, 48, 64 (s = 8,
 // 12, 20; 40; 64), 8- and 4-byte copies (r = 200 and 192 against 100, 36, 260), output groups in 1, 2
 // and 3 pieces (260 = 88 + 88 + 84), a partial last row block (c = 100, 70, 33, 5), cyclic and
 // interval types, runs of units that do and do not divide q · pieces (1, 3, 16).
@@ -461,9 +463,10 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   };
   const std::vector<Case> cases = {{8, 20, 100, 100, true}, {8, 40, 200, 64, true}, {4, 64, 192, 70, false},
                                    {16, 12, 36, 5, true},   {4, 8, 260, 33, false}};
-  set_forward_tiles({64, 128, 4, TileEngine::narrow_law});
   const uint32_t default_run = narrow_run();
+  for (const uint32_t bn : {128u, 64u})
   for (const Case& c : cases) {
+    set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
     const std::vector<uint32_t> sv(c.q, c.s), rv(c.q, c.r);
     const TableData table = complete_table(c.q);
@@ -486,8 +489,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
           DevFloats r(size_t(M) * N);
           ref.forward(types, X.view(), W.view(), r.p);
           const Comparison cmp = compare(Y.download(), r.download(), t);
-          const std::string at = "s = " + std::to_string(c.s) + ", r = " + std::to_string(c.r) + ", c = " +
-                                 std::to_string(c.c) + ", run " + std::to_string(run);
+          const std::string at = "nl64x" + std::to_string(bn) + ", s = " + std::to_string(c.s) + ", r = " +
+                                 std::to_string(c.r) + ", c = " + std::to_string(c.c) + ", run " + std::to_string(run);
           EXPECT_EQ(cmp.unwritten, 0u) << at;
           if (integer) EXPECT_EQ(cmp.mismatches, 0u) << at;
           else EXPECT_LT(cmp.rel_l2, tolerance(t)) << at;
