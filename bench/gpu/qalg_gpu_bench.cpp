@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_NARROW_TYPES_FIRST")) qalg::gpu::set_narrow_types_first(std::string(v) == "1");
   // QALG_NARROW_DEEP=1: the narrow-group law tile with 3 stages (2 CTAs per SM) where s <= 32.
   if (const char* v = std::getenv("QALG_NARROW_DEEP")) qalg::gpu::set_narrow_deep(std::string(v) == "1");
+  // QALG_NARROW_TAIL=0: nl64x64 reduces over s rounded up to 16 (no m16n8k8 last step).
+  if (const char* v = std::getenv("QALG_NARROW_TAIL")) qalg::gpu::set_narrow_tail(std::string(v) != "0");
   // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;

@@ -19,19 +19,22 @@ namespace {
 std::atomic<uint32_t> g_narrow_run{16};
 std::atomic<bool> g_narrow_types_first{false};
 
-// Instantiated shapes: SK = s rounded up to 16 (32, 48, 64) with stages and CTAs per SM such
-// that MINB · (smem + 1 KB) fits the SM's 228 KB (narrow_smem_bytes). NS = 1 (nl64x128, 4 warps):
-// SK = 32 either 2 stages, 62.5 KB, 3 CTAs per SM, or (deep) 3 stages, 81.5 KB, 2 CTAs; SK = 48
-// 3 stages, 112 KB, 2 CTAs; SK = 64 2 stages, 103 KB, 2 CTAs. NS = 2 (nl64x64, 8 warps): 2 stages,
-// SK = 32 65.5 KB and 3 CTAs (24 warps per SM), SK = 48 87.5 KB and 2, SK = 64 108.5 KB and 2.
-// (The first timing, call 3 of the thirteenth session: deep was slower on Qwen3-32B M = 32768,
-// 1636 against 1261 us: the third CTA counts more.)
+// Instantiated shapes: SK = s rounded up to 16 (32, 48, 64), or for NS = 2 to 24, 32, 40, 48, 64
+// (24 and 40 end in an m16n8k8 step), with stages and CTAs per SM such that MINB · (smem + 1 KB)
+// fits the SM's 228 KB (narrow_smem_bytes) and MINB · threads · registers the register file.
+// NS = 1 (nl64x128, 4 warps): SK = 32 either 2 stages, 62.5 KB, 3 CTAs per SM, or (deep) 3
+// stages, 81.5 KB, 2 CTAs; SK = 48 3 stages, 112 KB, 2 CTAs; SK = 64 2 stages, 103 KB, 2 CTAs.
+// NS = 2 (nl64x64, 8 warps): SK = 24 3 stages, 65.8 KB, 3 CTAs (24 warps per SM); SK = 32 2
+// stages, 65.5 KB, 3 CTAs; SK = 40 2 stages, 72 KB, 3 CTAs; SK = 48 and 64 2 stages, 87.5 and
+// 108.5 KB, 2 CTAs. (The first timing, call 3 of the thirteenth session: deep was slower on
+// Qwen3-32B M = 32768, 1636 against 1261 us: the third CTA counts more.)
 template <int SK, bool DEEP, int NS>
 struct NarrowShape {
-  static constexpr int kStages = NS == 2 ? 2 : SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
-  static constexpr int kMinBlocks = SK == 32 && !DEEP ? 3 : 2;
+  static constexpr int kStages = NS == 2 ? (SK == 24 ? 3 : 2) : SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
+  static constexpr int kMinBlocks = NS == 2 ? (SK <= 40 ? 3 : 2) : SK == 32 && !DEEP ? 3 : 2;
 };
 std::atomic<bool> g_narrow_deep{false};
+std::atomic<bool> g_narrow_tail{true};
 
 template <typename T, int SK, int VEC, bool DEEP, int NS>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
@@ -57,6 +60,7 @@ void set_narrow_run(uint32_t units) {
 uint32_t narrow_run() { return g_narrow_run.load(); }
 void set_narrow_types_first(bool on) { g_narrow_types_first = on; }
 void set_narrow_deep(bool on) { g_narrow_deep = on; }
+void set_narrow_tail(bool on) { g_narrow_tail = on; }
 
 bool narrow_law_applies(const DeviceBatch& b) {
   auto& impl = b.impl();
@@ -101,25 +105,29 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
   L.types_first = g_narrow_types_first ? 1 : 0;
   L.lda = uint32_t(a.lda), L.ldc = uint32_t(a.ldc);
   const bool v8 = L.s % 8 == 0;  // x copies of 16 bytes
-  auto go = [&](auto sk, auto deep) {
-    constexpr int SK = decltype(sk)::value;
+  auto go = [&](auto sk, auto deep, auto ns) {
+    constexpr int SK = decltype(sk)::value, NS = decltype(ns)::value;
     constexpr bool DEEP = decltype(deep)::value;
-    if (bn == 64) {  // nl64x64: 8 warps of 64 columns (never deep)
-      if (v8) launch_narrow_shape<T, SK, 8, false, 2>(L, f, a, stream);
-      else launch_narrow_shape<T, SK, 4, false, 2>(L, f, a, stream);
-    } else if (v8) {
-      launch_narrow_shape<T, SK, 8, DEEP, 1>(L, f, a, stream);
-    } else {
-      launch_narrow_shape<T, SK, 4, DEEP, 1>(L, f, a, stream);
-    }
+    if (v8) launch_narrow_shape<T, SK, 8, DEEP, NS>(L, f, a, stream);
+    else launch_narrow_shape<T, SK, 4, DEEP, NS>(L, f, a, stream);
   };
-  if (L.s <= 32) {
-    if (g_narrow_deep && bn != 64) go(std::integral_constant<int, 32>{}, std::true_type{});
-    else go(std::integral_constant<int, 32>{}, std::false_type{});
-  } else if (L.s <= 48) {
-    go(std::integral_constant<int, 48>{}, std::false_type{});
+  if (bn == 64) {  // nl64x64: 8 warps of 64 columns (never deep)
+    const std::integral_constant<int, 2> ns;
+    if (L.s <= 24 && g_narrow_tail) go(std::integral_constant<int, 24>{}, std::false_type{}, ns);
+    else if (L.s <= 32) go(std::integral_constant<int, 32>{}, std::false_type{}, ns);
+    else if (L.s <= 40 && g_narrow_tail) go(std::integral_constant<int, 40>{}, std::false_type{}, ns);
+    else if (L.s <= 48) go(std::integral_constant<int, 48>{}, std::false_type{}, ns);
+    else go(std::integral_constant<int, 64>{}, std::false_type{}, ns);
   } else {
-    go(std::integral_constant<int, 64>{}, std::false_type{});
+    const std::integral_constant<int, 1> ns;
+    if (L.s <= 32) {
+      if (g_narrow_deep) go(std::integral_constant<int, 32>{}, std::true_type{}, ns);
+      else go(std::integral_constant<int, 32>{}, std::false_type{}, ns);
+    } else if (L.s <= 48) {
+      go(std::integral_constant<int, 48>{}, std::false_type{}, ns);
+    } else {
+      go(std::integral_constant<int, 64>{}, std::false_type{}, ns);
+    }
   }
   return true;
 }

@@ -8,7 +8,7 @@
 //   x_i (64 × s) is read once per CTA and kept as mma fragments for the whole run;
 //   per output group j (or a piece of it, when r > kNarrowSplit): W_ij and W_jj (s × piece) come
 //   by TMA (one thread, one mbarrier per stage) and x_j (64 × s) by cp.async, into one of STAGES
-//   stages, padded with zeros to SK = s rounded up to 16; y_j = x_i W_ij + x_j W_jj (y_i = x_i W_ii)
+//   stages, padded with zeros to SK (s rounded up to 16, or for nl64x64 to 24 or 40); y_j = x_i W_ij + x_j W_jj (y_i = x_i W_ii)
 //   is summed by mma.sync m16n8k16, staged per warp in shared memory and stored as whole row runs
 //   (8- or 16-byte vectors).
 // The first version (cp.async for everything, stores straight from the fragments) ran Qwen3-32B at
@@ -54,9 +54,10 @@ struct NarrowLaw {
   uint32_t lda = 0, ldc = 0;
 };
 
-// Elements per shared-memory row of the x tiles (padding of 8: conflict-free ldmatrix).
+// Elements per shared-memory row of the x tiles: an odd number of 16-byte units (conflict-free
+// ldmatrix): SK + 8 for SK a multiple of 16, SK itself for 24 and 40.
 template <int SK>
-constexpr int kNarrowXRow = SK + 8;
+constexpr int kNarrowXRow = SK % 16 == 0 ? SK + 8 : SK;
 template <int SK>
 constexpr int kNarrowXTile = kNarrowBM * kNarrowXRow<SK>;
 // A W tile: s rows of the box's bw columns, dense (TMA), rows s..SK zero; sized for the widest box
@@ -74,31 +75,76 @@ constexpr size_t narrow_smem_bytes() {
          (NS == 2 ? kNarrowBM * 8 : 0) + STAGES * 8;
 }
 
-// A fragments of this warp's 16 rows (strip warp % 4) over SK columns of sx.
+// SK = s rounded up to 16, or (nl64x64, s = 20 or 40) to 8 past a multiple of 16: the last
+// reduction step is then an m16n8k8 mma (a quarter or a fifth less padding work and shared memory).
 template <int SK>
-__device__ __forceinline__ void narrow_a_frags(const void* sx_, uint32_t (&af)[SK / 16][4]) {
+constexpr int kNarrowK16 = SK / 16;
+template <int SK>
+constexpr bool kNarrowTail = SK % 16 == 8;
+
+// The A operand of this warp's 16 rows (strip warp % 4) over SK columns: k16 steps and the k8 tail.
+template <int SK>
+struct NarrowA {
+  uint32_t k16[kNarrowK16<SK>][4];
+  uint32_t k8[2];
+};
+
+__device__ __forceinline__ void narrow_ldmatrix_x2(uint32_t (&r)[2], const void* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(smem_addr(p)));
+}
+template <typename T>
+__device__ __forceinline__ void narrow_mma1688(float (&d)[4], const uint32_t (&a)[2], uint32_t b);
+template <>
+__device__ __forceinline__ void narrow_mma1688<__nv_bfloat16>(float (&d)[4], const uint32_t (&a)[2], uint32_t b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b));
+}
+template <>
+__device__ __forceinline__ void narrow_mma1688<__half>(float (&d)[4], const uint32_t (&a)[2], uint32_t b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b));
+}
+
+template <int SK>
+__device__ __forceinline__ void narrow_a_frags(const void* sx_, NarrowA<SK>& af) {
   const auto* sx = static_cast<const uint16_t*>(sx_);
   const int lane = threadIdx.x % 32, m = ((threadIdx.x / 32) % 4) * 16;
 #pragma unroll
-  for (int k = 0; k < SK / 16; ++k)
-    ldmatrix_x4(af[k], sx + (m + lane % 16) * kNarrowXRow<SK> + k * 16 + (lane / 16) * 8);
+  for (int k = 0; k < kNarrowK16<SK>; ++k)
+    ldmatrix_x4(af.k16[k], sx + (m + lane % 16) * kNarrowXRow<SK> + k * 16 + (lane / 16) * 8);
+  if constexpr (kNarrowTail<SK>) narrow_ldmatrix_x2(af.k8, sx + (m + lane % 16) * kNarrowXRow<SK> + kNarrowK16<SK> * 16);
 }
-// acc += A · (the W tile at sw, pitch bw) over the warp's ACC columns from cb; n8 tile pairs
-// past the piece's width are skipped (warp-uniform guards, not breaks: the loops must unroll so
-// that acc stays in registers). lane_off: this lane's ldmatrix.trans offset in the tile.
+// acc += A · (the W tile at sw, pitch bw) over the warp's ACC columns from cb; n8 tiles past the
+// piece's width are skipped in pairs (k16) or fours (k8) (warp-uniform guards, not breaks: the
+// loops must unroll so that acc stays in registers). lane_off / lane_off8: this lane's
+// ldmatrix.trans offsets in the tile (16 k rows × 16 columns; 8 k rows × 32 columns).
 template <typename T, int SK, int ACC>
-__device__ __forceinline__ void narrow_mma(const uint32_t (&af)[SK / 16][4], const T* sw, uint32_t bw, uint32_t lane_off,
-                                           uint32_t cb, uint32_t width, float (&acc)[ACC / 8][4]) {
+__device__ __forceinline__ void narrow_mma(const NarrowA<SK>& af, const T* sw, uint32_t bw, uint32_t lane_off,
+                                           uint32_t lane_off8, uint32_t cb, uint32_t width, float (&acc)[ACC / 8][4]) {
 #pragma unroll
-  for (int k = 0; k < SK / 16; ++k) {
+  for (int k = 0; k < kNarrowK16<SK>; ++k) {
     const T* row = sw + lane_off + k * 16 * bw + cb;
 #pragma unroll
     for (int np = 0; np < ACC / 16; ++np) {
       if (cb + uint32_t(np * 16) < width) {
         uint32_t bf[4];
         ldmatrix_x4_trans(bf, row + np * 16);
-        mma16816<T>(acc[2 * np], af[k], bf[0], bf[1]);
-        mma16816<T>(acc[2 * np + 1], af[k], bf[2], bf[3]);
+        mma16816<T>(acc[2 * np], af.k16[k], bf[0], bf[1]);
+        mma16816<T>(acc[2 * np + 1], af.k16[k], bf[2], bf[3]);
+      }
+    }
+  }
+  if constexpr (kNarrowTail<SK>) {
+    const T* row = sw + lane_off8 + kNarrowK16<SK> * 16 * bw + cb;
+#pragma unroll
+    for (int nq = 0; nq < ACC / 32; ++nq) {
+      if (cb + uint32_t(nq * 32) < width) {
+        uint32_t bf[4];
+        ldmatrix_x4_trans(bf, row + nq * 32);
+#pragma unroll
+        for (int t = 0; t < 4; ++t) narrow_mma1688<T>(acc[4 * nq + t], af.k8, bf[t]);
       }
     }
   }
@@ -167,6 +213,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     yoff_l = k < L.c ? int64_t(f.row(i * L.c + k)) * int64_t(L.ldc) : -1;
   }
   const uint32_t lane_off = ((lane % 8) + ((lane / 8) % 2) * 8) * L.bw + (lane / 16) * 8;
+  const uint32_t lane_off8 = (lane % 8) * L.bw + (lane / 8) * 8;
   const uint32_t cb = uint32_t(warp / 4) * kAcc;  // this warp's first column of the unit
   const uint32_t opitch = NS == 1 ? L.bw : uint32_t(kNarrowOutPitch<NS>);
 
@@ -195,7 +242,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     cp_async_commit();
   }
 
-  uint32_t afi[SK / 16][4];
+  NarrowA<SK> afi;
   float acc[kAcc / 8][4];
   for (uint32_t n = 0; n < units; ++n) {
     cp_async_wait<STAGES - 2>();
@@ -217,11 +264,11 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     for (int t = 0; t < kAcc / 8; ++t)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
-    narrow_mma<T, SK, kAcc>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, cb, wd, acc);
+    narrow_mma<T, SK, kAcc>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
     if (j != i) {
-      uint32_t afj[SK / 16][4];
+      NarrowA<SK> afj;
       narrow_a_frags<SK>(st, afj);
-      narrow_mma<T, SK, kAcc>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, cb, wd, acc);
+      narrow_mma<T, SK, kAcc>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
     }
     // Stage this warp's 16 rows × its columns in shared memory (pitch opitch, an odd multiple of
     // 16 bytes: the 8 rows of a fragment store land in distinct banks) ...

@@ -88,6 +88,24 @@ TEST(SanitizerSmall, TypeGroupTiles) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
+// The narrow-group law tiles under the sanitizers (gpu_check.sh runs SanitizerSmall.* under
+// memcheck, racecheck and initcheck): TMA boxes starting 4 columns early, the per-warp staging, k8
+// last steps, a partial row block, units of one and two pieces.
+TEST(SanitizerSmall, NarrowLawTiles) {
+  for (const auto [bn, tail] : {std::pair{128u, true}, std::pair{64u, true}, std::pair{64u, false}}) {
+    const TileConfig t{64, bn, 4, TileEngine::narrow_law};
+    set_forward_tiles(t);
+    set_narrow_tail(tail);
+    const std::string name = tile_name(t) + (tail ? "" : "-no-tail");
+    run_conformance({"complete:8/narrow-law-" + name, complete_table(8), same(8, 20), same(8, 100)}, DType::bf16,
+                    false, 8 * 70, 11, kFwdFused);
+    run_conformance({"complete:4/narrow-law-" + name, complete_table(4), same(4, 40), same(4, 200)}, DType::f16,
+                    false, 4 * 64, 12, kFwdFused);
+  }
+  set_narrow_tail(true);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
 // Every compiled endpoint-fused tile shape (the calibration's candidates) on unequal widths.
 TEST(TileConfigs, EveryForwardTileMatchesTheReference) {
   const std::vector<TileConfig> tiles = compiled_forward_tiles();

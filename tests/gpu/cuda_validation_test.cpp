@@ -449,8 +449,8 @@ TEST(Calibration, ReadLookupAndErrors) {
 
 // The narrow-group law tiles (narrow_law.cuh: nl64x128, 4 warps of 128 columns, and nl64x64, 8
 // warps of 64, where units of at most 64 columns leave half the warps idle) on every shape they
-// instantiate: SK = 32, 48, 64 (s = 8,
-// 12, 20; 40; 64), 8- and 4-byte copies (r = 200 and 192 against 100, 36, 260), output groups in 1, 2
+// instantiate: SK = 32, 48, 64 (s = 8, 12, 20; 40; 64) and for nl64x64 also 24 (s = 8, 12, 20) and
+// 40 (s = 40), which end in an m16n8k8 step, 8- and 4-byte copies (r = 200 and 192 against 100, 36, 260), output groups in 1, 2
 // and 3 pieces (260 = 88 + 88 + 84), a partial last row block (c = 100, 70, 33, 5), cyclic and
 // interval types, runs of units that do and do not divide q · pieces (1, 3, 16).
 // Integer inputs: exact; random inputs: within tolerance. A batch without a closed form falls back
@@ -464,9 +464,11 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   const std::vector<Case> cases = {{8, 20, 100, 100, true}, {8, 40, 200, 64, true}, {4, 64, 192, 70, false},
                                    {16, 12, 36, 5, true},   {4, 8, 260, 33, false}};
   const uint32_t default_run = narrow_run();
-  for (const uint32_t bn : {128u, 64u})
+  // nl64x128; nl64x64 with the k8 last step (SK = 24, 40) and without (SK = 32, 48)
+  for (const auto [bn, tail] : {std::pair{128u, true}, std::pair{64u, true}, std::pair{64u, false}})
   for (const Case& c : cases) {
     set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
+    set_narrow_tail(tail);
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
     const std::vector<uint32_t> sv(c.q, c.s), rv(c.q, c.r);
     const TableData table = complete_table(c.q);
@@ -489,7 +491,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
           DevFloats r(size_t(M) * N);
           ref.forward(types, X.view(), W.view(), r.p);
           const Comparison cmp = compare(Y.download(), r.download(), t);
-          const std::string at = "nl64x" + std::to_string(bn) + ", s = " + std::to_string(c.s) + ", r = " +
+          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") + ", s = " + std::to_string(c.s) + ", r = " +
                                  std::to_string(c.r) + ", c = " + std::to_string(c.c) + ", run " + std::to_string(run);
           EXPECT_EQ(cmp.unwritten, 0u) << at;
           if (integer) EXPECT_EQ(cmp.mismatches, 0u) << at;
@@ -498,6 +500,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     }
   }
   set_narrow_run(default_run);
+  set_narrow_tail(true);
   // Random types (no closed form): not the narrow tile's plan; the forward still matches.
   {
     const uint32_t q = 8, s = 20, r = 100, M = 300;

@@ -186,10 +186,11 @@ std::vector<TileConfig> compiled_forward_tiles();
 // set there runs one of these instead (sixth session: a warp-specialised form with 8-byte copies
 // ran the Qwen3-32B q = 256 row in 9993 µs against 2645 for 64x128w4 and was dropped).
 std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
-// The narrow-group law tile "nl64x128" (TileEngine::narrow_law): the complete-graph law with equal
-// widths s <= 64 and r, both multiples of 4, and rows in closed form (cyclic or interval types,
-// q | M). One CTA owns 64 rows of one type and a run of whole output groups (pieces of at most
-// 128 columns). Where it does not apply (other plans, FP32), the forward runs the 64x128w4 tile.
+// The narrow-group law tiles "nl64x128" and "nl64x64" (TileEngine::narrow_law; 4 warps of 128
+// accumulator columns or 8 of 64): the complete-graph law with equal widths s <= 64 and r, both
+// multiples of 4, and rows in closed form (cyclic or interval types, q | M). One CTA owns 64 rows
+// of one type and a run of whole output groups (pieces of at most 120 columns). Where it does not
+// apply (other plans, FP32), the forward runs the 64x128w4 tile.
 bool narrow_law_applies(const DeviceBatch& batch);
 void set_narrow_run(uint32_t units);  // (group, piece) units per CTA, default 16; [1, 4096]
 uint32_t narrow_run();
@@ -198,6 +199,9 @@ uint32_t narrow_run();
 void set_narrow_types_first(bool on);
 // Input groups of at most 32: 3 stages and 2 CTAs per SM (true) or 2 stages and 3 CTAs (false).
 void set_narrow_deep(bool on);
+// nl64x64 with s = 17..24 or 33..40: a reduction of 24 or 40 (an m16n8k8 last step; true, the
+// default) or of 32 or 48 (false).
+void set_narrow_tail(bool on);
 
 // The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
 // tile, 3-stage pipeline, several per SM; the fastest kernel on every measured shape),
