@@ -54,10 +54,15 @@ int main(int argc, char** argv) {
   }
   // QALG_NARROW_TYPES_FIRST=1: the narrow-group law tile's CTAs in type-fastest order.
   if (const char* v = std::getenv("QALG_NARROW_TYPES_FIRST")) qalg::gpu::set_narrow_types_first(std::string(v) == "1");
-  // QALG_NARROW_DEEP=1: the narrow-group law tile with 3 stages (2 CTAs per SM) where s <= 32.
-  if (const char* v = std::getenv("QALG_NARROW_DEEP")) qalg::gpu::set_narrow_deep(std::string(v) == "1");
+  // QALG_NARROW_DEEP=1 / 0: the narrow-group law tiles with 3 stages or 2 where s <= 32 (nl64x128)
+  // or s <= 24 (nl64x64); unset, each tile's default (set_narrow_deep).
+  if (const char* v = std::getenv("QALG_NARROW_DEEP")) qalg::gpu::set_narrow_deep(std::string(v) == "1" ? 1 : 0);
   // QALG_NARROW_TAIL=0: nl64x64 reduces over s rounded up to 16 (no m16n8k8 last step).
   if (const char* v = std::getenv("QALG_NARROW_TAIL")) qalg::gpu::set_narrow_tail(std::string(v) != "0");
+  // QALG_NARROW_STREAM=1: nl64x64 stores Y evict-first (st.global.cs).
+  if (const char* v = std::getenv("QALG_NARROW_STREAM")) qalg::gpu::set_narrow_streaming_stores(std::string(v) == "1");
+  // QALG_NARROW_ZERO_C=1: the narrow-group law tiles start each unit with a zero-accumulator mma.
+  if (const char* v = std::getenv("QALG_NARROW_ZERO_C")) qalg::gpu::set_narrow_zero_accumulator(std::string(v) == "1");
   // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;

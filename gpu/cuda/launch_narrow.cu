@@ -24,17 +24,20 @@ std::atomic<bool> g_narrow_types_first{false};
 // fits the SM's 228 KB (narrow_smem_bytes) and MINB · threads · registers the register file.
 // NS = 1 (nl64x128, 4 warps): SK = 32 either 2 stages, 62.5 KB, 3 CTAs per SM, or (deep) 3
 // stages, 81.5 KB, 2 CTAs; SK = 48 3 stages, 112 KB, 2 CTAs; SK = 64 2 stages, 103 KB, 2 CTAs.
-// NS = 2 (nl64x64, 8 warps): SK = 24 3 stages, 65.8 KB, 3 CTAs (24 warps per SM); SK = 32 2
+// NS = 2 (nl64x64, 8 warps): SK = 24 3 stages, 65.8 KB, 3 CTAs (24 warps per SM), or (not deep)
+// 2 stages, 50.7 KB, 4 CTAs (32 warps, 64 registers: 16-64 bytes spilled); SK = 32 2
 // stages, 65.5 KB, 3 CTAs; SK = 40 2 stages, 72 KB, 3 CTAs; SK = 48 and 64 2 stages, 87.5 and
 // 108.5 KB, 2 CTAs. (The first timing, call 3 of the thirteenth session: deep was slower on
 // Qwen3-32B M = 32768, 1636 against 1261 us: the third CTA counts more.)
 template <int SK, bool DEEP, int NS>
 struct NarrowShape {
-  static constexpr int kStages = NS == 2 ? (SK == 24 ? 3 : 2) : SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
-  static constexpr int kMinBlocks = NS == 2 ? (SK <= 40 ? 3 : 2) : SK == 32 && !DEEP ? 3 : 2;
+  static constexpr int kStages = NS == 2 ? (SK == 24 && DEEP ? 3 : 2) : SK == 64 ? 2 : SK == 48 ? 3 : DEEP ? 3 : 2;
+  static constexpr int kMinBlocks = NS == 2 ? (SK == 24 ? (DEEP ? 3 : 4) : SK <= 40 ? 3 : 2) : SK == 32 && !DEEP ? 3 : 2;
 };
-std::atomic<bool> g_narrow_deep{false};
+std::atomic<int> g_narrow_deep{-1};  // -1: the tile's default (nl64x128 shallow, nl64x64 deep)
 std::atomic<bool> g_narrow_tail{true};
+std::atomic<bool> g_narrow_stream{false};
+std::atomic<bool> g_narrow_zero_c{false};
 
 template <typename T, int SK, int VEC, bool DEEP, int NS>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
@@ -59,8 +62,14 @@ void set_narrow_run(uint32_t units) {
 }
 uint32_t narrow_run() { return g_narrow_run.load(); }
 void set_narrow_types_first(bool on) { g_narrow_types_first = on; }
-void set_narrow_deep(bool on) { g_narrow_deep = on; }
+void set_narrow_deep(int deep) {
+  if (deep < -1 || deep > 1)
+    throw std::invalid_argument("set_narrow_deep: -1 (each tile's default), 0 or 1, got " + std::to_string(deep));
+  g_narrow_deep = deep;
+}
 void set_narrow_tail(bool on) { g_narrow_tail = on; }
+void set_narrow_streaming_stores(bool on) { g_narrow_stream = on; }
+void set_narrow_zero_accumulator(bool on) { g_narrow_zero_c = on; }
 
 bool narrow_law_applies(const DeviceBatch& b) {
   auto& impl = b.impl();
@@ -104,6 +113,8 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
   L.runs = (L.q * L.pieces + L.run - 1) / L.run;
   L.types_first = g_narrow_types_first ? 1 : 0;
   L.lda = uint32_t(a.lda), L.ldc = uint32_t(a.ldc);
+  L.stream = g_narrow_stream ? 1 : 0;
+  L.zero_c = g_narrow_zero_c ? 1 : 0;
   const bool v8 = L.s % 8 == 0;  // x copies of 16 bytes
   auto go = [&](auto sk, auto deep, auto ns) {
     constexpr int SK = decltype(sk)::value, NS = decltype(ns)::value;
@@ -111,9 +122,12 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
     if (v8) launch_narrow_shape<T, SK, 8, DEEP, NS>(L, f, a, stream);
     else launch_narrow_shape<T, SK, 4, DEEP, NS>(L, f, a, stream);
   };
-  if (bn == 64) {  // nl64x64: 8 warps of 64 columns (never deep)
+  if (bn == 64) {  // nl64x64: 8 warps of 64 columns
     const std::integral_constant<int, 2> ns;
-    if (L.s <= 24 && g_narrow_tail) go(std::integral_constant<int, 24>{}, std::false_type{}, ns);
+    if (L.s <= 24 && g_narrow_tail) {
+      if (g_narrow_deep != 0) go(std::integral_constant<int, 24>{}, std::true_type{}, ns);
+      else go(std::integral_constant<int, 24>{}, std::false_type{}, ns);
+    }
     else if (L.s <= 32) go(std::integral_constant<int, 32>{}, std::false_type{}, ns);
     else if (L.s <= 40 && g_narrow_tail) go(std::integral_constant<int, 40>{}, std::false_type{}, ns);
     else if (L.s <= 48) go(std::integral_constant<int, 48>{}, std::false_type{}, ns);
@@ -121,7 +135,7 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
   } else {
     const std::integral_constant<int, 1> ns;
     if (L.s <= 32) {
-      if (g_narrow_deep) go(std::integral_constant<int, 32>{}, std::true_type{}, ns);
+      if (g_narrow_deep == 1) go(std::integral_constant<int, 32>{}, std::true_type{}, ns);
       else go(std::integral_constant<int, 32>{}, std::false_type{}, ns);
     } else if (L.s <= 48) {
       go(std::integral_constant<int, 48>{}, std::false_type{}, ns);

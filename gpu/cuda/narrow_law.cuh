@@ -52,7 +52,17 @@ struct NarrowLaw {
   uint32_t row_blocks = 1, runs = 1;    // per type: ceil(c / 64) row blocks, ceil(q · pieces / run) runs
   uint32_t types_first = 0;             // CTA order: 0 = row block, run, type (fastest first); 1 = type, row block, run
   uint32_t lda = 0, ldc = 0;
+  uint32_t stream = 0;                  // nl64x64: Y stored with the evict-first hint (st.global.cs)
+  uint32_t zero_c = 0;                  // each unit's first mma step takes a zero accumulator (no zeroing)
 };
+
+// Y is written once and never read here: stream = 1 stores it evict-first (an experiment,
+// set_narrow_streaming_stores), so that L2 keeps W and x.
+template <typename V>
+__device__ __forceinline__ void narrow_store(V* p, V v, uint32_t stream) {
+  if (stream) __stcs(p, v);
+  else *p = v;
+}
 
 // Elements per shared-memory row of the x tiles: an odd number of 16-byte units (conflict-free
 // ldmatrix): SK + 8 for SK a multiple of 16, SK itself for 24 and 40.
@@ -116,35 +126,78 @@ __device__ __forceinline__ void narrow_a_frags(const void* sx_, NarrowA<SK>& af)
     ldmatrix_x4(af.k16[k], sx + (m + lane % 16) * kNarrowXRow<SK> + k * 16 + (lane / 16) * 8);
   if constexpr (kNarrowTail<SK>) narrow_ldmatrix_x2(af.k8, sx + (m + lane % 16) * kNarrowXRow<SK> + kNarrowK16<SK> * 16);
 }
-// acc += A · (the W tile at sw, pitch bw) over the warp's ACC columns from cb; n8 tiles past the
-// piece's width are skipped in pairs (k16) or fours (k8) (warp-uniform guards, not breaks: the
-// loops must unroll so that acc stays in registers). lane_off / lane_off8: this lane's
-// ldmatrix.trans offsets in the tile (16 k rows × 16 columns; 8 k rows × 32 columns).
-template <typename T, int SK, int ACC>
+// d = A · B with a zero accumulator (the first step of a unit: no 32-register zeroing).
+template <typename T>
+__device__ __forceinline__ void narrow_mma16816_zero(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1);
+template <>
+__device__ __forceinline__ void narrow_mma16816_zero<__nv_bfloat16>(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                                                                    uint32_t b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\n"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+}
+template <>
+__device__ __forceinline__ void narrow_mma16816_zero<__half>(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};\n"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+}
+
+// ldmatrix per batch of B fragments in narrow_mma: 1, the interleaved order. Batches of 2
+// (-DQALG_NARROW_GROUP=2) ran level at M = 32768 and slower at M = 8192, where SK = 40 then
+// spills (session 14, call 4: 1201-1208 against 1190-1213 us, 355-360 against 344-345).
+#ifndef QALG_NARROW_GROUP
+#define QALG_NARROW_GROUP 1
+#endif
+
+// acc += A · (the W tile at sw, pitch bw) over the warp's ACC columns from cb (ZERO: acc = that,
+// for the unit's first product); n8 tiles past the piece's width are skipped in pairs (k16) or
+// fours (k8) (warp-uniform guards, not breaks: the loops must unroll so that acc stays in
+// registers). lane_off / lane_off8: this lane's ldmatrix.trans offsets in the tile (16 k rows ×
+// 16 columns; 8 k rows × 32 columns). The B fragments of QALG_NARROW_GROUP ldmatrix (two in the
+// k8 step) are loaded before their mma (the asm statements keep their order). Nsight Compute
+// (session 14) found 40 % of nl64x64's stall cycles at M = 32768 short-scoreboard waits, but
+// batching them did not change its time: the waits are hidden by the other warps.
+template <typename T, int SK, int ACC, bool ZERO>
 __device__ __forceinline__ void narrow_mma(const NarrowA<SK>& af, const T* sw, uint32_t bw, uint32_t lane_off,
                                            uint32_t lane_off8, uint32_t cb, uint32_t width, float (&acc)[ACC / 8][4]) {
+  constexpr int kPairs = ACC / 16, kGroup = QALG_NARROW_GROUP;
 #pragma unroll
   for (int k = 0; k < kNarrowK16<SK>; ++k) {
     const T* row = sw + lane_off + k * 16 * bw + cb;
 #pragma unroll
-    for (int np = 0; np < ACC / 16; ++np) {
-      if (cb + uint32_t(np * 16) < width) {
-        uint32_t bf[4];
-        ldmatrix_x4_trans(bf, row + np * 16);
-        mma16816<T>(acc[2 * np], af.k16[k], bf[0], bf[1]);
-        mma16816<T>(acc[2 * np + 1], af.k16[k], bf[2], bf[3]);
+    for (int g = 0; g < kPairs; g += kGroup) {
+      uint32_t bf[kGroup][4];
+#pragma unroll
+      for (int h = 0; h < kGroup; ++h)
+        if (g + h < kPairs && cb + uint32_t((g + h) * 16) < width) ldmatrix_x4_trans(bf[h], row + (g + h) * 16);
+#pragma unroll
+      for (int h = 0; h < kGroup; ++h) {
+        const int np = g + h;
+        if (np < kPairs && cb + uint32_t(np * 16) < width) {
+          if (ZERO && k == 0) {
+            narrow_mma16816_zero<T>(acc[2 * np], af.k16[k], bf[h][0], bf[h][1]);
+            narrow_mma16816_zero<T>(acc[2 * np + 1], af.k16[k], bf[h][2], bf[h][3]);
+          } else {
+            mma16816<T>(acc[2 * np], af.k16[k], bf[h][0], bf[h][1]);
+            mma16816<T>(acc[2 * np + 1], af.k16[k], bf[h][2], bf[h][3]);
+          }
+        }
       }
     }
   }
   if constexpr (kNarrowTail<SK>) {
+    constexpr int kQuads = ACC / 32;
     const T* row = sw + lane_off8 + kNarrowK16<SK> * 16 * bw + cb;
+    uint32_t bf[kQuads][4];
 #pragma unroll
-    for (int nq = 0; nq < ACC / 32; ++nq) {
+    for (int nq = 0; nq < kQuads; ++nq)
+      if (cb + uint32_t(nq * 32) < width) ldmatrix_x4_trans(bf[nq], row + nq * 32);
+#pragma unroll
+    for (int nq = 0; nq < kQuads; ++nq) {
       if (cb + uint32_t(nq * 32) < width) {
-        uint32_t bf[4];
-        ldmatrix_x4_trans(bf, row + nq * 32);
 #pragma unroll
-        for (int t = 0; t < 4; ++t) narrow_mma1688<T>(acc[4 * nq + t], af.k8, bf[t]);
+        for (int t = 0; t < 4; ++t) narrow_mma1688<T>(acc[4 * nq + t], af.k8, bf[nq][t]);
       }
     }
   }
@@ -260,15 +313,19 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     const T* st = stages + slot * kStage;
     mbar_wait(&full[slot], (n / STAGES) & 1);
     if (cb >= wd) continue;  // NS = 2, a unit narrower than 65 columns: this warp has none (warp-uniform)
+    if (L.zero_c) {
+      narrow_mma<T, SK, kAcc, true>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+    } else {
 #pragma unroll
-    for (int t = 0; t < kAcc / 8; ++t)
+      for (int t = 0; t < kAcc / 8; ++t)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
-    narrow_mma<T, SK, kAcc>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+        for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
+      narrow_mma<T, SK, kAcc, false>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+    }
     if (j != i) {
       NarrowA<SK> afj;
       narrow_a_frags<SK>(st, afj);
-      narrow_mma<T, SK, kAcc>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+      narrow_mma<T, SK, kAcc, false>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
     }
     // Stage this warp's 16 rows × its columns in shared memory (pitch opitch, an odd multiple of
     // 16 bytes: the 8 rows of a fragment store land in distinct banks) ...
@@ -311,7 +368,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
           const uint32_t lc = uint32_t(lane % 8) * 8, tc = cb + lc;
           const int64_t yo = rows[row];
           if (yo >= 0 && tc < wd)
-            *reinterpret_cast<uint4*>(Y + yo + n0 + tc) = *reinterpret_cast<const uint4*>(sout + row * opitch + lc);
+            narrow_store(reinterpret_cast<uint4*>(Y + yo + n0 + tc), *reinterpret_cast<const uint4*>(sout + row * opitch + lc), L.stream);
         }
       } else {  // 16 lanes per row, 8 bytes each, 2 rows per step
 #pragma unroll
@@ -320,7 +377,8 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
           const uint32_t lc = uint32_t(lane % 16) * 4, tc = cb + lc;
           const int64_t yo = rows[row];
           if (yo >= 0 && tc >= sh && tc < wd)
-            *reinterpret_cast<uint2*>(Y + yo + (n0 - sh) + tc) = *reinterpret_cast<const uint2*>(sout + row * opitch + lc);
+            narrow_store(reinterpret_cast<uint2*>(Y + yo + (n0 - sh) + tc), *reinterpret_cast<const uint2*>(sout + row * opitch + lc),
+                         L.stream);
         }
       }
     }

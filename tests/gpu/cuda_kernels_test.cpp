@@ -92,17 +92,29 @@ TEST(SanitizerSmall, TypeGroupTiles) {
 // memcheck, racecheck and initcheck): TMA boxes starting 4 columns early, the per-warp staging, k8
 // last steps, a partial row block, units of one and two pieces.
 TEST(SanitizerSmall, NarrowLawTiles) {
-  for (const auto [bn, tail] : {std::pair{128u, true}, std::pair{64u, true}, std::pair{64u, false}}) {
+  struct Variant {
+    uint32_t bn;
+    bool tail;
+    int deep;
+  };
+  const Variant variants[] = {{128, true, -1}, {128, true, 1}, {64, true, -1}, {64, true, 0}, {64, false, -1}};
+  for (const auto [bn, tail, deep] : variants) {
+    set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
+    set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const TileConfig t{64, bn, 4, TileEngine::narrow_law};
     set_forward_tiles(t);
     set_narrow_tail(tail);
-    const std::string name = tile_name(t) + (tail ? "" : "-no-tail");
+    set_narrow_deep(deep);
+    const std::string name = tile_name(t) + (tail ? "" : "-no-tail") + (deep == -1 ? "" : "-deep" + std::to_string(deep));
     run_conformance({"complete:8/narrow-law-" + name, complete_table(8), same(8, 20), same(8, 100)}, DType::bf16,
                     false, 8 * 70, 11, kFwdFused);
     run_conformance({"complete:4/narrow-law-" + name, complete_table(4), same(4, 40), same(4, 200)}, DType::f16,
                     false, 4 * 64, 12, kFwdFused);
   }
   set_narrow_tail(true);
+  set_narrow_deep(-1);
+  set_narrow_streaming_stores(false);
+  set_narrow_zero_accumulator(false);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

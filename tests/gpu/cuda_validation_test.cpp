@@ -464,11 +464,21 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   const std::vector<Case> cases = {{8, 20, 100, 100, true}, {8, 40, 200, 64, true}, {4, 64, 192, 70, false},
                                    {16, 12, 36, 5, true},   {4, 8, 260, 33, false}};
   const uint32_t default_run = narrow_run();
-  // nl64x128; nl64x64 with the k8 last step (SK = 24, 40) and without (SK = 32, 48)
-  for (const auto [bn, tail] : {std::pair{128u, true}, std::pair{64u, true}, std::pair{64u, false}})
+  // nl64x128 with 2 and 3 stages at SK = 32; nl64x64 with the k8 last step (SK = 24 with 3 and
+  // 2 stages, 40) and without (SK = 32, 48)
+  struct Variant {
+    uint32_t bn;
+    bool tail;
+    int deep;
+  };
+  const Variant variants[] = {{128, true, -1}, {128, true, 1}, {64, true, -1}, {64, true, 0}, {64, false, -1}};
+  for (const auto [bn, tail, deep] : variants)
   for (const Case& c : cases) {
     set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
     set_narrow_tail(tail);
+    set_narrow_deep(deep);
+    set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
+    set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
     const std::vector<uint32_t> sv(c.q, c.s), rv(c.q, c.r);
     const TableData table = complete_table(c.q);
@@ -491,7 +501,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
           DevFloats r(size_t(M) * N);
           ref.forward(types, X.view(), W.view(), r.p);
           const Comparison cmp = compare(Y.download(), r.download(), t);
-          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") + ", s = " + std::to_string(c.s) + ", r = " +
+          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") + " deep " +
+                                 std::to_string(deep) + ", s = " + std::to_string(c.s) + ", r = " +
                                  std::to_string(c.r) + ", c = " + std::to_string(c.c) + ", run " + std::to_string(run);
           EXPECT_EQ(cmp.unwritten, 0u) << at;
           if (integer) EXPECT_EQ(cmp.mismatches, 0u) << at;
@@ -501,6 +512,9 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   }
   set_narrow_run(default_run);
   set_narrow_tail(true);
+  set_narrow_deep(-1);
+  set_narrow_streaming_stores(false);
+  set_narrow_zero_accumulator(false);
   // Random types (no closed form): not the narrow tile's plan; the forward still matches.
   {
     const uint32_t q = 8, s = 20, r = 100, M = 300;
@@ -523,6 +537,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     EXPECT_TRUE(cmp.unwritten == 0 && cmp.mismatches == 0) << cmp.unwritten << " unwritten, " << cmp.mismatches;
   }
   EXPECT_NE(error_of([] { set_narrow_run(0); }).find("units per CTA must be in [1, 4096]"), std::string::npos);
+  EXPECT_NE(error_of([] { set_narrow_deep(2); }).find("-1 (each tile's default), 0 or 1, got 2"), std::string::npos);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

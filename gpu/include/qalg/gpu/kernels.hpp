@@ -197,11 +197,17 @@ uint32_t narrow_run();
 // The CTA order: false (default) = the row blocks of one (type, run) adjacent, then runs, then
 // types; true = types fastest (the CTAs running at once cover adjacent rows).
 void set_narrow_types_first(bool on);
-// Input groups of at most 32: 3 stages and 2 CTAs per SM (true) or 2 stages and 3 CTAs (false).
-void set_narrow_deep(bool on);
+// Input groups of at most 32 (nl64x128) or 24 (nl64x64): 3 stages and 2 (nl64x64: 3) CTAs per SM
+// (1) or 2 stages and 3 (4) CTAs (0); -1, the start: each tile's default (0 for nl64x128, 1 for
+// nl64x64). Anything else throws std::invalid_argument.
+void set_narrow_deep(int deep);
 // nl64x64 with s = 17..24 or 33..40: a reduction of 24 or 40 (an m16n8k8 last step; true, the
 // default) or of 32 or 48 (false).
 void set_narrow_tail(bool on);
+// nl64x64 stores Y with the evict-first hint (true) or plainly (false, the default).
+void set_narrow_streaming_stores(bool on);
+// Each unit's first mma step with a zero accumulator (true) or after zeroing it (false, the default).
+void set_narrow_zero_accumulator(bool on);
 
 // The engines of dX and dW for 16-bit plans with widths multiples of 8: wgmma_many (one CTA per
 // tile, 3-stage pipeline, several per SM; the fastest kernel on every measured shape),
