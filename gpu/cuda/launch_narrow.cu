@@ -38,20 +38,62 @@ std::atomic<int> g_narrow_deep{-1};  // -1: the tile's default (nl64x128 shallow
 std::atomic<bool> g_narrow_tail{true};
 std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
+std::atomic<bool> g_narrow_tma_store{false};
 
-template <typename T, int SK, int VEC, bool DEEP, int NS>
+template <typename T, int SK, int VEC, bool DEEP, int NS, bool TS = false>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
   constexpr int kStages = NarrowShape<SK, DEEP, NS>::kStages, kMinB = NarrowShape<SK, DEEP, NS>::kMinBlocks;
-  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS>;
-  constexpr size_t smem = narrow_smem_bytes<SK, kStages, NS>();
-  static_assert(kMinB * (smem + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
-  static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS, TS>;
+  // TS: the box's size is the plan's (2r columns); the attribute allows the widest, 2 · 112.
+  constexpr size_t smem_max = TS ? narrow_box_offset<SK, kStages, NS, TS>() + size_t(kNarrowBM) * 224 * 2
+                                 : narrow_smem_bytes<SK, kStages, NS, TS>();
+  static_assert(TS || kMinB * (smem_max + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
+  const size_t smem = TS ? narrow_box_offset<SK, kStages, NS, TS>() + narrow_box_bytes(L.box_cols) : smem_max;
+  static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_max));
   check_cuda(attr, "cudaFuncSetAttribute(narrow_law_kernel)");
   const uint32_t grid = L.q * L.row_blocks * L.runs;
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
   const CUtensorMap wmap = tensor_map_2d_plain(a.B0, dt, uint64_t(L.q) * L.s, a.ldb, L.s, L.bw);
-  kernel<<<grid, kNarrowThreads<NS>, smem, s>>>(L, f, static_cast<const T*>(a.A), static_cast<T*>(a.C), wmap);
+  // Y as (column, row within type, type) for the TMA stores; unused (but valid) without TS.
+  const CUtensorMap ymap = TS ? tensor_map_typed_rows_plain(a.C, dt, uint64_t(L.q) * L.r, a.ldc, f, uint64_t(L.q) * L.c,
+                                                            L.box_cols, kNarrowBM)
+                              : wmap;
+  kernel<<<grid, kNarrowThreads<NS>, smem, s>>>(L, f, static_cast<const T*>(a.A), static_cast<T*>(a.C), wmap, ymap);
   check_cuda(cudaGetLastError(), "narrow_law_kernel launch");
+}
+
+// The kernel's parameters for a plan where narrow_law_applies (C's leading dimension ldc, A's lda).
+NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
+  const KernelPlan& p = b.plan().plan();
+  const RowFormula& f = b.impl().formula;
+  NarrowLaw L;
+  L.q = p.q, L.s = p.input_widths[0], L.r = p.output_widths[0], L.c = f.c;
+  const uint32_t align = L.r % 8 == 0 ? 8 : 4;
+  // A piece starting at column 4 mod 8 has its box start 4 columns early (TMA boxes start on 16
+  // bytes): then pw + 4 columns must fit a box of at most kNarrowSplit.
+  const uint32_t early = L.r % 8 == 0 && align == 8 ? 0 : 4, limit = kNarrowSplit - 8 * (early != 0);
+  const uint32_t split = (L.r + limit - 1) / limit;
+  L.pw = ((L.r + split - 1) / split + align - 1) / align * align;
+  L.pieces = (L.r + L.pw - 1) / L.pw;
+  L.bw = (L.pw + early + 7) / 8 * 8;
+  if ((L.bw / 8) % 2 == 0) L.bw += 8;  // an odd number of 16-byte units: ldmatrix rows in distinct banks
+  L.vec16 = L.r % 8 == 0 && L.pw % 8 == 0 && ldc % 8 == 0 ? 1 : 0;
+  L.run = std::min(g_narrow_run.load(), L.q * L.pieces);
+  L.row_blocks = (L.c + kNarrowBM - 1) / kNarrowBM;
+  L.runs = (L.q * L.pieces + L.run - 1) / L.run;
+  L.types_first = g_narrow_types_first ? 1 : 0;
+  L.lda = uint32_t(lda), L.ldc = uint32_t(ldc);
+  L.stream = g_narrow_stream ? 1 : 0;
+  L.zero_c = g_narrow_zero_c ? 1 : 0;
+  return L;
+}
+
+// nl64x64 stores by TMA (the kernel's TS form, instantiated for SK = 24 with 3 stages): asked for,
+// groups of r ≡ 4 mod 8 in one piece, pairs that never straddle a run (q and the run even), and
+// C's rows on 16 bytes.
+bool narrow_tma_store_fits(const NarrowLaw& L) {
+  return g_narrow_tma_store && L.s <= 24 && g_narrow_tail && g_narrow_deep != 0 && L.r % 8 == 4 && L.pieces == 1 &&
+         L.q % 2 == 0 && L.run % 2 == 0 && L.ldc % 8 == 0;
 }
 }  // namespace
 
@@ -70,6 +112,10 @@ void set_narrow_deep(int deep) {
 void set_narrow_tail(bool on) { g_narrow_tail = on; }
 void set_narrow_streaming_stores(bool on) { g_narrow_stream = on; }
 void set_narrow_zero_accumulator(bool on) { g_narrow_zero_c = on; }
+void set_narrow_tma_store(bool on) { g_narrow_tma_store = on; }
+bool narrow_stores_by_tma(const DeviceBatch& b) {
+  return narrow_law_applies(b) && narrow_tma_store_fits(narrow_layout(b, b.plan().plan().K(), b.plan().plan().N()));
+}
 
 bool narrow_law_applies(const DeviceBatch& b) {
   auto& impl = b.impl();
@@ -94,28 +140,15 @@ namespace detail {
 template <typename T>
 bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStream_t stream) {
   if (!narrow_law_applies(b)) return false;
-  const KernelPlan& p = b.plan().plan();
   const RowFormula& f = b.impl().formula;
-  NarrowLaw L;
-  L.q = p.q, L.s = p.input_widths[0], L.r = p.output_widths[0], L.c = f.c;
-  const uint32_t align = L.r % 8 == 0 ? 8 : 4;
-  // A piece starting at column 4 mod 8 has its box start 4 columns early (TMA boxes start on 16
-  // bytes): then pw + 4 columns must fit a box of at most kNarrowSplit.
-  const uint32_t early = L.r % 8 == 0 && align == 8 ? 0 : 4, limit = kNarrowSplit - 8 * (early != 0);
-  const uint32_t split = (L.r + limit - 1) / limit;
-  L.pw = ((L.r + split - 1) / split + align - 1) / align * align;
-  L.pieces = (L.r + L.pw - 1) / L.pw;
-  L.bw = (L.pw + early + 7) / 8 * 8;
-  if ((L.bw / 8) % 2 == 0) L.bw += 8;  // an odd number of 16-byte units: ldmatrix rows in distinct banks
-  L.vec16 = L.r % 8 == 0 && L.pw % 8 == 0 && a.ldc % 8 == 0 ? 1 : 0;
-  L.run = std::min(g_narrow_run.load(), L.q * L.pieces);
-  L.row_blocks = (L.c + kNarrowBM - 1) / kNarrowBM;
-  L.runs = (L.q * L.pieces + L.run - 1) / L.run;
-  L.types_first = g_narrow_types_first ? 1 : 0;
-  L.lda = uint32_t(a.lda), L.ldc = uint32_t(a.ldc);
-  L.stream = g_narrow_stream ? 1 : 0;
-  L.zero_c = g_narrow_zero_c ? 1 : 0;
+  NarrowLaw L = narrow_layout(b, a.lda, a.ldc);
   const bool v8 = L.s % 8 == 0;  // x copies of 16 bytes
+  if (bn == 64 && narrow_tma_store_fits(L)) {
+    L.box_cols = 2 * L.r;
+    if (v8) launch_narrow_shape<T, 24, 8, true, 2, true>(L, f, a, stream);
+    else launch_narrow_shape<T, 24, 4, true, 2, true>(L, f, a, stream);
+    return true;
+  }
   auto go = [&](auto sk, auto deep, auto ns) {
     constexpr int SK = decltype(sk)::value, NS = decltype(ns)::value;
     constexpr bool DEEP = decltype(deep)::value;

@@ -54,6 +54,7 @@ struct NarrowLaw {
   uint32_t lda = 0, ldc = 0;
   uint32_t stream = 0;                  // nl64x64: Y stored with the evict-first hint (st.global.cs)
   uint32_t zero_c = 0;                  // each unit's first mma step takes a zero accumulator (no zeroing)
+  uint32_t box_cols = 0;                // TS: the output box's columns (2r)
 };
 
 // Y is written once and never read here: stream = 1 stores it evict-first (an experiment,
@@ -78,12 +79,33 @@ template <int SK>
 constexpr int narrow_stage_elems() {
   return kNarrowXTile<SK> + 2 * kNarrowWTile<SK>;
 }
-// x_i, the stages, the warps' staging, (NS = 2) the 64 rows' offsets in Y, the barriers.
-template <int SK, int STAGES, int NS>
+// x_i, the stages, the warps' staging (none with TS), (NS = 2) the 64 rows' offsets in Y, the
+// barriers; with TS the CTA's output box (64 rows × L.box_cols) follows at the next 128 bytes, its
+// size known at launch (narrow_box_offset + narrow_box_bytes).
+template <int NS, bool TS>
+constexpr int kNarrowOutElems = TS ? 0 : 4 * NS * kNarrowOut<NS>;
+template <int SK, int STAGES, int NS, bool TS = false>
 constexpr size_t narrow_smem_bytes() {
-  return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK>() + 4 * NS * kNarrowOut<NS>) * 2 +
+  return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK>() + kNarrowOutElems<NS, TS>) * 2 +
          (NS == 2 ? kNarrowBM * 8 : 0) + STAGES * 8;
 }
+template <int SK, int STAGES, int NS, bool TS>
+constexpr size_t narrow_box_offset() {
+  return (narrow_smem_bytes<SK, STAGES, NS, TS>() + 127) / 128 * 128;
+}
+inline size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * box_cols * 2; }
+
+// The TMA store of the output box (TS): one thread issues it after the CTA's barrier; the box
+// may be written again once the copy engine has read it (bulk_wait_read).
+__device__ __forceinline__ void narrow_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void narrow_tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void narrow_bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
 
 // SK = s rounded up to 16, or (nl64x64, s = 20 or 40) to 8 past a multiple of 16: the last
 // reduction step is then an m16n8k8 mma (a quarter or a fifth less padding work and shared memory).
@@ -203,9 +225,16 @@ __device__ __forceinline__ void narrow_mma(const NarrowA<SK>& af, const T* sw, u
   }
 }
 
-template <typename T, int SK, int STAGES, int VEC, int MINB, int NS>
+// TS (NS = 2 only): a unit is one of two adjacent output groups of r ≡ 4 mod 8 columns, whose 2r
+// columns start on 16 bytes; both are staged in the CTA's box (64 rows × 2r, dense) and written by
+// one TMA store through ymap (tensor_map_typed_rows_plain; rows past c are not written) after the
+// second. One box, not two: a second would cost the third CTA per SM. Experimental
+// (set_narrow_tma_store), not yet measured.
+template <typename T, int SK, int STAGES, int VEC, int MINB, int NS, bool TS = false>
 __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
-    narrow_law_kernel(NarrowLaw L, RowFormula f, const T* X, T* Y, const __grid_constant__ CUtensorMap wmap) {
+    narrow_law_kernel(NarrowLaw L, RowFormula f, const T* X, T* Y, const __grid_constant__ CUtensorMap wmap,
+                      const __grid_constant__ CUtensorMap ymap) {
+  static_assert(!TS || NS == 2, "TMA stores: nl64x64 only");
   constexpr int kThreads = kNarrowThreads<NS>, kAcc = kNarrowAcc<NS>;
   constexpr int kXPer = (kNarrowBM * SK / VEC + kThreads - 1) / kThreads;
   constexpr int kStage = narrow_stage_elems<SK>();
@@ -213,8 +242,9 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   T* smem = reinterpret_cast<T*>(smem_raw);
   T* sxi = smem;
   T* stages = smem + kNarrowXTile<SK>;
-  T* sout = stages + STAGES * kStage + (threadIdx.x / 32) * kNarrowOut<NS>;
-  int64_t* srow = reinterpret_cast<int64_t*>(stages + STAGES * kStage + 4 * NS * kNarrowOut<NS>);  // NS = 2
+  T* sout = stages + STAGES * kStage + (threadIdx.x / 32) * kNarrowOut<NS>;  // not TS
+  int64_t* srow = reinterpret_cast<int64_t*>(stages + STAGES * kStage + kNarrowOutElems<NS, TS>);  // NS = 2
+  T* box = reinterpret_cast<T*>(smem_raw + narrow_box_offset<SK, STAGES, NS, TS>());  // TS
   uint64_t* full = reinterpret_cast<uint64_t*>(reinterpret_cast<unsigned char*>(srow) + (NS == 2 ? kNarrowBM * 8 : 0));
 
   uint32_t idx = blockIdx.x, rb, run, i;
@@ -231,7 +261,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   // Zero shared memory once: columns s..SK of the x tiles and rows s..SK of the W tiles are never
   // copied into and must be zeros (not stale NaN bits) for the padded reduction.
   {
-    constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES, NS>() - STAGES * 8) / 16);  // not the barriers
+    constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES, NS, TS>() - STAGES * 8) / 16);  // not the barriers (nor the box)
     uint4* p = reinterpret_cast<uint4*>(smem_raw);
     for (int v = threadIdx.x; v < kVecs; v += kThreads) p[v] = make_uint4(0, 0, 0, 0);
   }
@@ -298,6 +328,10 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   NarrowA<SK> afi;
   float acc[kAcc / 8][4];
   for (uint32_t n = 0; n < units; ++n) {
+    // TS: the box is written again in this step; the store of the last pair must have read it.
+    if constexpr (TS) {
+      if (threadIdx.x == 0 && n >= 2 && n % 2 == 0) narrow_bulk_wait_read();
+    }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
     if (n == 0) narrow_a_frags<SK>(sxi, afi);
@@ -312,79 +346,112 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     const uint32_t sh = n0 & 7, wd = sh + width;
     const T* st = stages + slot * kStage;
     mbar_wait(&full[slot], (n / STAGES) & 1);
-    if (cb >= wd) continue;  // NS = 2, a unit narrower than 65 columns: this warp has none (warp-uniform)
-    if (L.zero_c) {
-      narrow_mma<T, SK, kAcc, true>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
-    } else {
+    // NS = 2, a unit narrower than 65 columns: the second warp of a strip has none (warp-uniform;
+    // not a `continue`: with TS every thread must reach the pair's barrier below).
+    if (cb < wd) {
+      if (L.zero_c) {
+        narrow_mma<T, SK, kAcc, true>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+      } else {
 #pragma unroll
-      for (int t = 0; t < kAcc / 8; ++t)
+        for (int t = 0; t < kAcc / 8; ++t)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
-      narrow_mma<T, SK, kAcc, false>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
-    }
-    if (j != i) {
-      NarrowA<SK> afj;
-      narrow_a_frags<SK>(st, afj);
-      narrow_mma<T, SK, kAcc, false>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
-    }
-    // Stage this warp's 16 rows × its columns in shared memory (pitch opitch, an odd multiple of
-    // 16 bytes: the 8 rows of a fragment store land in distinct banks) ...
+          for (int e = 0; e < 4; ++e) acc[t][e] = 0.0f;
+        narrow_mma<T, SK, kAcc, false>(afi, st + kNarrowXTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+      }
+      if (j != i) {
+        NarrowA<SK> afj;
+        narrow_a_frags<SK>(st, afj);
+        narrow_mma<T, SK, kAcc, false>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+      }
+      if constexpr (TS) {
+        // Into the box: group j's columns at (j mod 2) · r; tile columns below sh are the previous
+        // group's (not stored). Pitch 2r: with r = 100, 100 words, so a fragment's 8 rows fall in
+        // distinct banks.
+        const uint32_t bc = (j % 2) * L.r - sh;
 #pragma unroll
-    for (int t = 0; t < kAcc / 8; ++t) {
-      if (cb + uint32_t(t * 8) < wd) {
-        const uint32_t col = uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(lane / 4);
+        for (int t = 0; t < kAcc / 8; ++t) {
+          const uint32_t col = cb + uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(strip * 16 + lane / 4);
+          if (cb + uint32_t(t * 8) < wd && col >= sh && col < wd) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          __align__(4) T pair[2] = {from_float<T>(acc[t][2 * h]), from_float<T>(acc[t][2 * h + 1])};
-          *reinterpret_cast<uint32_t*>(sout + (row + 8 * h) * opitch + col) = *reinterpret_cast<const uint32_t*>(pair);
+            for (int h = 0; h < 2; ++h) {
+              __align__(4) T pair[2] = {from_float<T>(acc[t][2 * h]), from_float<T>(acc[t][2 * h + 1])};
+              *reinterpret_cast<uint32_t*>(box + (row + 8 * h) * L.box_cols + bc + col) =
+                  *reinterpret_cast<const uint32_t*>(pair);
+            }
+          }
         }
+      } else {
+        // Stage this warp's 16 rows × its columns in shared memory (pitch opitch, an odd multiple of
+        // 16 bytes: the 8 rows of a fragment store land in distinct banks) ...
+#pragma unroll
+        for (int t = 0; t < kAcc / 8; ++t) {
+          if (cb + uint32_t(t * 8) < wd) {
+            const uint32_t col = uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(lane / 4);
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+              __align__(4) T pair[2] = {from_float<T>(acc[t][2 * h]), from_float<T>(acc[t][2 * h + 1])};
+              *reinterpret_cast<uint32_t*>(sout + (row + 8 * h) * opitch + col) = *reinterpret_cast<const uint32_t*>(pair);
+            }
+          }
+        }
+        __syncwarp();
+        // ... then write each row's run of its columns with whole vectors.
+        if constexpr (NS == 1) {
+          if (L.vec16) {  // half a warp per row, 16 bytes per lane (sh = 0)
+            for (int rr = 0; rr < 16; rr += 2) {
+              const int row = rr + lane / 16, chunk = lane % 16;
+              const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
+              if (yo >= 0 && uint32_t(chunk * 8) < width)
+                *reinterpret_cast<uint4*>(Y + yo + n0 + chunk * 8) = *reinterpret_cast<const uint4*>(sout + row * opitch + chunk * 8);
+            }
+          } else {  // a warp per row, 8 bytes per lane
+            for (int row = 0; row < 16; ++row) {
+              const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
+              if (yo >= 0 && uint32_t(lane * 4) < width)
+                *reinterpret_cast<uint2*>(Y + yo + n0 + lane * 4) =
+                    *reinterpret_cast<const uint2*>(sout + row * opitch + sh + lane * 4);
+            }
+          }
+        } else {
+          // Tile column tc (from the box start n0 - sh) is stored where sh <= tc < wd.
+          const int64_t* rows = srow + strip * 16;
+          if (L.vec16) {  // 8 lanes per row (64 columns), 4 rows per step
+#pragma unroll
+            for (int rr = 0; rr < 16; rr += 4) {
+              const int row = rr + lane / 8;
+              const uint32_t lc = uint32_t(lane % 8) * 8, tc = cb + lc;
+              const int64_t yo = rows[row];
+              if (yo >= 0 && tc < wd)
+                narrow_store(reinterpret_cast<uint4*>(Y + yo + n0 + tc), *reinterpret_cast<const uint4*>(sout + row * opitch + lc), L.stream);
+            }
+          } else {  // 16 lanes per row, 8 bytes each, 2 rows per step
+#pragma unroll
+            for (int rr = 0; rr < 16; rr += 2) {
+              const int row = rr + lane / 16;
+              const uint32_t lc = uint32_t(lane % 16) * 4, tc = cb + lc;
+              const int64_t yo = rows[row];
+              if (yo >= 0 && tc >= sh && tc < wd)
+                narrow_store(reinterpret_cast<uint2*>(Y + yo + (n0 - sh) + tc), *reinterpret_cast<const uint2*>(sout + row * opitch + lc),
+                             L.stream);
+            }
+          }
+        }
+        __syncwarp();
+      }  // not TS
+    }  // cb < wd
+    if constexpr (TS) {
+      // The pair's second group staged by every warp: the box goes out in one store.
+      if (j % 2 == 1) {
+        narrow_fence_proxy_async();
+        __syncthreads();
+        if (threadIdx.x == 0) narrow_tma_store_3d(&ymap, box, int32_t((j - 1) * L.r), int32_t(k0), int32_t(i));
       }
     }
-    __syncwarp();
-    // ... then write each row's run of its columns with whole vectors.
-    if constexpr (NS == 1) {
-      if (L.vec16) {  // half a warp per row, 16 bytes per lane (sh = 0)
-        for (int rr = 0; rr < 16; rr += 2) {
-          const int row = rr + lane / 16, chunk = lane % 16;
-          const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
-          if (yo >= 0 && uint32_t(chunk * 8) < width)
-            *reinterpret_cast<uint4*>(Y + yo + n0 + chunk * 8) = *reinterpret_cast<const uint4*>(sout + row * opitch + chunk * 8);
-        }
-      } else {  // a warp per row, 8 bytes per lane
-        for (int row = 0; row < 16; ++row) {
-          const int64_t yo = __shfl_sync(0xffffffffu, yoff_l, row);
-          if (yo >= 0 && uint32_t(lane * 4) < width)
-            *reinterpret_cast<uint2*>(Y + yo + n0 + lane * 4) =
-                *reinterpret_cast<const uint2*>(sout + row * opitch + sh + lane * 4);
-        }
-      }
-    } else {
-      // Tile column tc (from the box start n0 - sh) is stored where sh <= tc < wd.
-      const int64_t* rows = srow + strip * 16;
-      if (L.vec16) {  // 8 lanes per row (64 columns), 4 rows per step
-#pragma unroll
-        for (int rr = 0; rr < 16; rr += 4) {
-          const int row = rr + lane / 8;
-          const uint32_t lc = uint32_t(lane % 8) * 8, tc = cb + lc;
-          const int64_t yo = rows[row];
-          if (yo >= 0 && tc < wd)
-            narrow_store(reinterpret_cast<uint4*>(Y + yo + n0 + tc), *reinterpret_cast<const uint4*>(sout + row * opitch + lc), L.stream);
-        }
-      } else {  // 16 lanes per row, 8 bytes each, 2 rows per step
-#pragma unroll
-        for (int rr = 0; rr < 16; rr += 2) {
-          const int row = rr + lane / 16;
-          const uint32_t lc = uint32_t(lane % 16) * 4, tc = cb + lc;
-          const int64_t yo = rows[row];
-          if (yo >= 0 && tc >= sh && tc < wd)
-            narrow_store(reinterpret_cast<uint2*>(Y + yo + (n0 - sh) + tc), *reinterpret_cast<const uint2*>(sout + row * opitch + lc),
-                         L.stream);
-        }
-      }
-    }
-    __syncwarp();
   }
   cp_async_wait<0>();
+  if constexpr (TS) {
+    if (threadIdx.x == 0) narrow_bulk_wait_read();
+  }
 }
 
 }  // namespace qalg::gpu::detail

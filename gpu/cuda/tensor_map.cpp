@@ -56,27 +56,42 @@ CUtensorMap tensor_map_2d_plain(const void* base, DType dtype, uint64_t rows, ui
   return encode_2d(base, dtype, rows, cols, box_rows, box_cols, CU_TENSOR_MAP_SWIZZLE_NONE, " (plain boxes)");
 }
 
-CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f, uint64_t M,
-                                  uint32_t box_rows) {
-  if (dtype == DType::f32) throw std::logic_error("tensor_map_typed_rows: 16-bit element types only");
+namespace {
+// The typed-rows map (tensor_map_typed_rows) with its box and swizzle as parameters.
+CUtensorMap encode_typed_rows(const char* what, const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f,
+                              uint64_t M, uint32_t box_cols, uint32_t box_rows, CUtensorMapSwizzle swizzle) {
+  if (dtype == DType::f32) throw std::logic_error(std::string(what) + ": 16-bit element types only");
   if (f.c == 0 || M % f.c != 0 || ld % 8 != 0)
-    throw std::logic_error("tensor_map_typed_rows: no closed form, or ld not a multiple of 8");
+    throw std::logic_error(std::string(what) + ": no closed form, or ld not a multiple of 8");
   CUtensorMap map{};
   const uint64_t types = M / f.c;
   // A dimension of extent 1 never steps: any valid stride will do for it.
   const uint64_t step_index = (f.c > 1 ? f.b : 1) * ld * 2, step_type = (types > 1 ? f.a : 1) * ld * 2;
   const cuuint64_t dims[3] = {cols, f.c, types};
   const cuuint64_t strides[2] = {step_index, step_type};
-  const cuuint32_t box[3] = {64, box_rows, 1};
+  const cuuint32_t box[3] = {box_cols, box_rows, 1};
   const cuuint32_t elem[3] = {1, 1, 1};
   const CUresult r = encoder()(&map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                                3, const_cast<void*>(base), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                               swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
-    throw std::runtime_error("CUDA error in cuTensorMapEncodeTiled: code " + std::to_string(int(r)) +
-                             " for the typed rows of a " + std::to_string(M) + "x" + std::to_string(cols) + " matrix");
+    throw std::runtime_error("CUDA error in cuTensorMapEncodeTiled: code " + std::to_string(int(r)) + " for " + what +
+                             " on a " + std::to_string(M) + "x" + std::to_string(cols) + " matrix");
   return map;
+}
+}  // namespace
+
+CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f, uint64_t M,
+                                  uint32_t box_rows) {
+  return encode_typed_rows("tensor_map_typed_rows", base, dtype, cols, ld, f, M, 64, box_rows, CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
+CUtensorMap tensor_map_typed_rows_plain(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f,
+                                        uint64_t M, uint32_t box_cols, uint32_t box_rows) {
+  if (box_cols % 8 != 0 || box_cols == 0 || box_cols > 256 || box_rows == 0 || box_rows > 256)
+    throw std::logic_error("tensor_map_typed_rows_plain: box columns must be a multiple of 8, boxes at most 256");
+  return encode_typed_rows("tensor_map_typed_rows_plain", base, dtype, cols, ld, f, M, box_cols, box_rows,
+                           CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
 namespace {

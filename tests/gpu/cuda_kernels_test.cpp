@@ -96,16 +96,20 @@ TEST(SanitizerSmall, NarrowLawTiles) {
     uint32_t bn;
     bool tail;
     int deep;
+    bool tma;  // nl64x64's TMA stores (the first shape: r = 100, run 8)
   };
-  const Variant variants[] = {{128, true, -1}, {128, true, 1}, {64, true, -1}, {64, true, 0}, {64, false, -1}};
-  for (const auto [bn, tail, deep] : variants) {
+  const Variant variants[] = {{128, true, -1, false}, {128, true, 1, false}, {64, true, -1, false},
+                              {64, true, 0, false},   {64, false, -1, false}, {64, true, -1, true}};
+  for (const auto [bn, tail, deep, tma] : variants) {
+    set_narrow_tma_store(tma);
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const TileConfig t{64, bn, 4, TileEngine::narrow_law};
     set_forward_tiles(t);
     set_narrow_tail(tail);
     set_narrow_deep(deep);
-    const std::string name = tile_name(t) + (tail ? "" : "-no-tail") + (deep == -1 ? "" : "-deep" + std::to_string(deep));
+    const std::string name = tile_name(t) + (tail ? "" : "-no-tail") + (deep == -1 ? "" : "-deep" + std::to_string(deep)) +
+                             (tma ? "-tma-store" : "");
     run_conformance({"complete:8/narrow-law-" + name, complete_table(8), same(8, 20), same(8, 100)}, DType::bf16,
                     false, 8 * 70, 11, kFwdFused);
     run_conformance({"complete:4/narrow-law-" + name, complete_table(4), same(4, 40), same(4, 200)}, DType::f16,
@@ -115,6 +119,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
   set_narrow_deep(-1);
   set_narrow_streaming_stores(false);
   set_narrow_zero_accumulator(false);
+  set_narrow_tma_store(false);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

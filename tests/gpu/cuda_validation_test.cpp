@@ -466,17 +466,22 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   const uint32_t default_run = narrow_run();
   // nl64x128 with 2 and 3 stages at SK = 32; nl64x64 with the k8 last step (SK = 24 with 3 and
   // 2 stages, 40) and without (SK = 32, 48)
+  // The last: nl64x64 writing Y by TMA stores where that fits (r = 100 and 36 at runs 16; the
+  // other shapes and odd runs store by lanes).
   struct Variant {
     uint32_t bn;
     bool tail;
     int deep;
+    bool tma;
   };
-  const Variant variants[] = {{128, true, -1}, {128, true, 1}, {64, true, -1}, {64, true, 0}, {64, false, -1}};
-  for (const auto [bn, tail, deep] : variants)
+  const Variant variants[] = {{128, true, -1, false}, {128, true, 1, false}, {64, true, -1, false},
+                              {64, true, 0, false},   {64, false, -1, false}, {64, true, -1, true}};
+  for (const auto [bn, tail, deep, tma] : variants)
   for (const Case& c : cases) {
     set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
     set_narrow_tail(tail);
     set_narrow_deep(deep);
+    set_narrow_tma_store(tma);
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
@@ -489,6 +494,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     ASSERT_TRUE(narrow_law_applies(batch)) << "s = " << c.s << ", r = " << c.r;
     for (uint32_t run : {16u, 3u, 1u}) {
       set_narrow_run(run);
+      // r ≡ 4 mod 8 in one piece with s <= 24 (cases 1 and 4) at an even run: the TMA stores
+      if (tma) EXPECT_EQ(narrow_stores_by_tma(batch), c.s <= 24 && c.r % 8 == 4 && c.r <= 112 && run == 16) << c.r;
       for (DType t : {DType::bf16, DType::f16})
         for (bool integer : {true, false}) {
           DevMatrix X(t, M, K), W(t, K, N), Y(t, M, N);
@@ -501,8 +508,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
           DevFloats r(size_t(M) * N);
           ref.forward(types, X.view(), W.view(), r.p);
           const Comparison cmp = compare(Y.download(), r.download(), t);
-          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") + " deep " +
-                                 std::to_string(deep) + ", s = " + std::to_string(c.s) + ", r = " +
+          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") + (tma ? " (TMA stores)" : "") +
+                                 " deep " + std::to_string(deep) + ", s = " + std::to_string(c.s) + ", r = " +
                                  std::to_string(c.r) + ", c = " + std::to_string(c.c) + ", run " + std::to_string(run);
           EXPECT_EQ(cmp.unwritten, 0u) << at;
           if (integer) EXPECT_EQ(cmp.mismatches, 0u) << at;
@@ -515,6 +522,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   set_narrow_deep(-1);
   set_narrow_streaming_stores(false);
   set_narrow_zero_accumulator(false);
+  set_narrow_tma_store(false);
   // Random types (no closed form): not the narrow tile's plan; the forward still matches.
   {
     const uint32_t q = 8, s = 20, r = 100, M = 300;
