@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
   // QALG_WS_FENCE=1: the warp-specialised forward fences before every step (to compare).
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
-  // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tile (nl64x128, default 16).
+  // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tiles (0 = automatic, the default).
   if (const char* v = std::getenv("QALG_NARROW_RUN")) {
     try {
       qalg::gpu::set_narrow_run(uint32_t(std::stoul(v)));

@@ -15,14 +15,7 @@
 namespace qalg::gpu {
 using namespace detail;
 
-namespace {
-
-std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
-std::atomic<bool> g_decode_pdl{true};
-std::atomic<bool> g_decode_deep{true};
-std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
-
-uint32_t multiprocessors() {
+uint32_t detail::multiprocessors() {
   static const uint32_t n = [] {
     int dev = 0, sms = 0;
     check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
@@ -31,6 +24,13 @@ uint32_t multiprocessors() {
   }();
   return n;
 }
+
+namespace {
+
+std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
+std::atomic<bool> g_decode_pdl{true};
+std::atomic<bool> g_decode_deep{true};
+std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
 
 // after_prior: launched with programmatic dependent launch (PDL) on the kernel before it in the
 // stream (the FFN decode's down projection after gate/up): it starts while that kernel runs, issues

@@ -14,9 +14,20 @@ namespace qalg::gpu {
 using namespace detail;
 
 namespace {
-// 16 units per CTA: measured faster than 8 on both wide Qwen3-32B rows in two calls (thirteenth
-// session: M = 32768 1414 against 1456 us, M = 8192 437 against 473; history/narrow_session13_v2.csv).
-std::atomic<uint32_t> g_narrow_run{16};
+// Units per CTA; 0 = automatic (narrow_auto_run). 16 was faster than 8 on both wide Qwen3-32B rows
+// in two calls (thirteenth session: M = 32768 1414 against 1456 us, M = 8192 437 against 473;
+// history/narrow_session13_v2.csv) and level with 24 and 32 in the fourteenth.
+std::atomic<uint32_t> g_narrow_run{0};
+
+// The automatic run: 16 units per CTA, fewer where that would leave under two waves of 3 CTAs per
+// SM. Why: at M = 2048, q = 32 a type has one 64-row block, so a run of 16 gives the Qwen3-30B
+// expert's down projection (s = 24) 64 CTAs and the 1.7B projection 128, and the calibration
+// found nl64x64 there at 28.8 and 34.5 us against 15.3 and 28.6 for the best tiles (fourteenth
+// session, call 5). The wide rows (131072 and 32768 units) keep 16. Not yet timed on a GPU.
+uint32_t narrow_auto_run(uint64_t units_in_grid) {
+  const uint64_t want_ctas = 2ull * 3ull * multiprocessors();
+  return uint32_t(std::clamp<uint64_t>(units_in_grid / want_ctas, 1, 16));
+}
 std::atomic<bool> g_narrow_types_first{false};
 
 // Instantiated shapes: SK = s rounded up to 16 (32, 48, 64), or for NS = 2 to 24, 32, 40, 48, 64
@@ -78,8 +89,9 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
   L.bw = (L.pw + early + 7) / 8 * 8;
   if ((L.bw / 8) % 2 == 0) L.bw += 8;  // an odd number of 16-byte units: ldmatrix rows in distinct banks
   L.vec16 = L.r % 8 == 0 && L.pw % 8 == 0 && ldc % 8 == 0 ? 1 : 0;
-  L.run = std::min(g_narrow_run.load(), L.q * L.pieces);
   L.row_blocks = (L.c + kNarrowBM - 1) / kNarrowBM;
+  const uint32_t run = g_narrow_run.load();
+  L.run = std::min(run != 0 ? run : narrow_auto_run(uint64_t(L.q) * L.row_blocks * L.q * L.pieces), L.q * L.pieces);
   L.runs = (L.q * L.pieces + L.run - 1) / L.run;
   L.types_first = g_narrow_types_first ? 1 : 0;
   L.lda = uint32_t(lda), L.ldc = uint32_t(ldc);
@@ -98,8 +110,9 @@ bool narrow_tma_store_fits(const NarrowLaw& L) {
 }  // namespace
 
 void set_narrow_run(uint32_t units) {
-  if (units == 0 || units > 4096)
-    throw std::invalid_argument("set_narrow_run: units per CTA must be in [1, 4096], got " + std::to_string(units));
+  if (units > 4096)
+    throw std::invalid_argument("set_narrow_run: units per CTA must be 0 (automatic) or in [1, 4096], got " +
+                                std::to_string(units));
   g_narrow_run = units;
 }
 uint32_t narrow_run() { return g_narrow_run.load(); }

@@ -258,9 +258,12 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   const uint32_t k0 = rb * kNarrowBM, u0 = run * L.run;
   const uint32_t units = min(L.run, L.q * L.pieces - u0);
 
-  // Zero shared memory once: columns s..SK of the x tiles and rows s..SK of the W tiles are never
-  // copied into and must be zeros (not stale NaN bits) for the padded reduction.
-  {
+  // Zero shared memory once where s < SK: columns s..SK of the x tiles and rows s..SK of the W
+  // tiles are never copied into and must be zeros (not stale NaN bits) for the padded reduction.
+  // Where s = SK nothing needs it: what else is read uninitialised (x rows past c, W columns past
+  // a box's width) reaches only outputs that are not stored. (Short-lived CTAs, runs of 1-2 units,
+  // would otherwise spend a good part of their time on it.)
+  if (L.s < uint32_t(SK)) {
     constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES, NS, TS>() - STAGES * 8) / 16);  // not the barriers (nor the box)
     uint4* p = reinterpret_cast<uint4*>(smem_raw);
     for (int v = threadIdx.x; v < kVecs; v += kThreads) p[v] = make_uint4(0, 0, 0, 0);

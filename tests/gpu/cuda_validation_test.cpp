@@ -452,7 +452,7 @@ TEST(Calibration, ReadLookupAndErrors) {
 // instantiate: SK = 32, 48, 64 (s = 8, 12, 20; 40; 64) and for nl64x64 also 24 (s = 8, 12, 20) and
 // 40 (s = 40), which end in an m16n8k8 step, 8- and 4-byte copies (r = 200 and 192 against 100, 36, 260), output groups in 1, 2
 // and 3 pieces (260 = 88 + 88 + 84), a partial last row block (c = 100, 70, 33, 5), cyclic and
-// interval types, runs of units that do and do not divide q · pieces (1, 3, 16).
+// interval types, runs of units that do and do not divide q · pieces (1, 3, 16, and the automatic run).
 // Integer inputs: exact; random inputs: within tolerance. A batch without a closed form falls back
 // to the mma.sync tile, and still matches.
 TEST(NarrowLaw, EveryShapeMatchesTheReference) {
@@ -492,10 +492,11 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     const auto types = c.cyclic ? cyclic_types(M, c.q) : interval_types(M, c.q, c.c);
     DeviceBatch batch(plan, types);
     ASSERT_TRUE(narrow_law_applies(batch)) << "s = " << c.s << ", r = " << c.r;
-    for (uint32_t run : {16u, 3u, 1u}) {
+    // 0: the automatic run (on these small grids 1)
+    for (uint32_t run : {16u, 3u, 1u, 0u}) {
       set_narrow_run(run);
       // r ≡ 4 mod 8 in one piece with s <= 24 (cases 1 and 4) at an even run: the TMA stores
-      if (tma) EXPECT_EQ(narrow_stores_by_tma(batch), c.s <= 24 && c.r % 8 == 4 && c.r <= 112 && run == 16) << c.r;
+      if (tma && run != 0) EXPECT_EQ(narrow_stores_by_tma(batch), c.s <= 24 && c.r % 8 == 4 && c.r <= 112 && run == 16) << c.r;
       for (DType t : {DType::bf16, DType::f16})
         for (bool integer : {true, false}) {
           DevMatrix X(t, M, K), W(t, K, N), Y(t, M, N);
@@ -544,7 +545,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     const Comparison cmp = compare(Y.download(), ry.download(), DType::bf16);
     EXPECT_TRUE(cmp.unwritten == 0 && cmp.mismatches == 0) << cmp.unwritten << " unwritten, " << cmp.mismatches;
   }
-  EXPECT_NE(error_of([] { set_narrow_run(0); }).find("units per CTA must be in [1, 4096]"), std::string::npos);
+  EXPECT_NE(error_of([] { set_narrow_run(4097); }).find("units per CTA must be 0 (automatic) or in [1, 4096], got 4097"),
+            std::string::npos);
   EXPECT_NE(error_of([] { set_narrow_deep(2); }).find("-1 (each tile's default), 0 or 1, got 2"), std::string::npos);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
