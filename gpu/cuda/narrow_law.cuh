@@ -22,7 +22,7 @@
 // Rows come from the batch's closed form (RowFormula): type i's k-th row is row(i · c + k).
 #include "mma_primitives.cuh"
 #include "mbarrier.cuh"
-#include "wgs_gemm.cuh"  // tma_load_2d
+#include "wgs_gemm.cuh"  // tma_load_2d, fence_proxy_async
 #include "work_list.hpp"
 
 namespace qalg::gpu::detail {
@@ -97,7 +97,6 @@ inline size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * b
 
 // The TMA store of the output box (TS): one thread issues it after the CTA's barrier; the box
 // may be written again once the copy engine has read it (bulk_wait_read).
-__device__ __forceinline__ void narrow_fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 __device__ __forceinline__ void narrow_tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
   asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
                    reinterpret_cast<uint64_t>(map)),
@@ -445,7 +444,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     if constexpr (TS) {
       // The pair's second group staged by every warp: the box goes out in one store.
       if (j % 2 == 1) {
-        narrow_fence_proxy_async();
+        fence_proxy_async();  // wg_gemm.cuh
         __syncthreads();
         if (threadIdx.x == 0) narrow_tma_store_3d(&ymap, box, int32_t((j - 1) * L.r), int32_t(k0), int32_t(i));
       }
