@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The narrow-group law tiles on the GPU machine in one call (~4 minutes): build gpu/, their tests
 # (NarrowLaw, SanitizerSmall, NonFinite, TileConfigs), memcheck and racecheck on
-# SanitizerSmall.NarrowLawTiles, then the wide Qwen3-32B rows on nl64x64 with lane stores and with
-# TMA stores (set_narrow_tma_store) alternately, twice, and the five gated FFNs at M = 2048 (whose
-# down projections' calibration lists every tile). Results under OUT/narrow, one archive
-# OUT/narrow.tgz; the rows are printed last. Carry .gpu-carry (prepare_device_carry.sh).
+# SanitizerSmall.NarrowLawTiles, then the wide Qwen3-32B rows on nl64x64 with lane stores
+# (QALG_NARROW_TMA_STORE=0) and with TMA stores (the default) alternately, twice, the peerlost
+# projections (Qwen3-1.7B, where nl64x64 applies at s = 64, 8B, DS-V3; every tile calibrated) and
+# the five gated FFNs at M = 2048 (whose down projections' calibration lists every tile). Results
+# under OUT/narrow, one archive OUT/narrow.tgz; the rows are printed last. Carry .gpu-carry
+# (prepare_device_carry.sh).
 #   bash scripts/device_narrow.sh $OUT
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,13 +36,16 @@ bench() {  # NAME SUITE [VAR=VALUE ...]
   echo "$name ($suite $*) rc $? ($((SECONDS - t0)) s)"
 }
 for rep in 1 2; do
-  bench "lanes_$rep" wide QALG_BENCH_VARIANTS=fused-nl64x64
-  bench "tma_$rep" wide QALG_BENCH_VARIANTS=fused-nl64x64 QALG_NARROW_TMA_STORE=1
+  bench "lanes_$rep" wide QALG_BENCH_VARIANTS=fused-nl64x64 QALG_NARROW_TMA_STORE=0
+  bench "tma_$rep" wide QALG_BENCH_VARIANTS=fused-nl64x64
 done
+bench peerlost peerlost
+bench peerlost_lanes peerlost QALG_BENCH_VARIANTS=fused-nl64x64 QALG_NARROW_TMA_STORE=0
 bench ffn ffn
-for f in "$R"/lanes_*.csv "$R"/tma_*.csv "$R"/ffn.csv; do
+for f in "$R"/lanes_*.csv "$R"/tma_*.csv "$R"/peerlost*.csv "$R"/ffn.csv; do
   echo "== $(basename "$f" .csv)"
   grep -hvE "^(suite|ceiling)" "$f" 2>/dev/null | cut -d, -f3,4,7,8,10,13,20,21,30
 done
 grep -h "calibrate fused-nl\|shortlist\|parts ffn" "$R/ffn.log" | head -40
+grep -h "calibrate fused-nl\|shortlist" "$R/peerlost.log" | head -20
 echo "total $((SECONDS - t0)) s"

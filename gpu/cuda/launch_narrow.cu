@@ -49,14 +49,40 @@ std::atomic<int> g_narrow_deep{-1};  // -1: the tile's default (nl64x128 shallow
 std::atomic<bool> g_narrow_tail{true};
 std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
-std::atomic<bool> g_narrow_tma_store{false};
+std::atomic<bool> g_narrow_tma_store{true};
+
+// TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
+// has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
+template <int SK, bool DEEP>
+constexpr uint32_t narrow_box_cols_max() {
+  using S = NarrowShape<SK, DEEP, 2>;
+  constexpr size_t per_cta = 228 * 1024 / S::kMinBlocks - 1024;
+  constexpr size_t off = narrow_box_offset<SK, S::kStages, 2, true>();
+  constexpr size_t cols = per_cta > off ? (per_cta - off) / (size_t(kNarrowBM) * 2) / 8 * 8 : 0;
+  return uint32_t(cols < 256 ? cols : 256);
+}
+
+// nl64x64's shape for a plan: SK and DEEP as integral constants to go(sk, deep) (its result
+// returned). One place, so that the launch and narrow_tma_store_fits agree.
+template <class Go>
+auto narrow64_shape(const NarrowLaw& L, Go&& go) {
+  using std::integral_constant, std::true_type, std::false_type;
+  if (L.s <= 24 && g_narrow_tail) {
+    if (g_narrow_deep != 0) return go(integral_constant<int, 24>{}, true_type{});
+    return go(integral_constant<int, 24>{}, false_type{});
+  }
+  if (L.s <= 32) return go(integral_constant<int, 32>{}, false_type{});
+  if (L.s <= 40 && g_narrow_tail) return go(integral_constant<int, 40>{}, false_type{});
+  if (L.s <= 48) return go(integral_constant<int, 48>{}, false_type{});
+  return go(integral_constant<int, 64>{}, false_type{});
+}
 
 template <typename T, int SK, int VEC, bool DEEP, int NS, bool TS = false>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
   constexpr int kStages = NarrowShape<SK, DEEP, NS>::kStages, kMinB = NarrowShape<SK, DEEP, NS>::kMinBlocks;
   auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS, TS>;
-  // TS: the box's size is the plan's (2r columns); the attribute allows the widest, 2 · 112.
-  constexpr size_t smem_max = TS ? narrow_box_offset<SK, kStages, NS, TS>() + size_t(kNarrowBM) * 224 * 2
+  // TS: the box's size is the plan's; the attribute allows the widest that keeps MINB CTAs per SM.
+  constexpr size_t smem_max = TS ? narrow_box_offset<SK, kStages, NS, TS>() + narrow_box_bytes(narrow_box_cols_max<SK, DEEP>())
                                  : narrow_smem_bytes<SK, kStages, NS, TS>();
   static_assert(TS || kMinB * (smem_max + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
   const size_t smem = TS ? narrow_box_offset<SK, kStages, NS, TS>() + narrow_box_bytes(L.box_cols) : smem_max;
@@ -65,9 +91,10 @@ void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs
   const uint32_t grid = L.q * L.row_blocks * L.runs;
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
   const CUtensorMap wmap = tensor_map_2d_plain(a.B0, dt, uint64_t(L.q) * L.s, a.ldb, L.s, L.bw);
-  // Y as (column, row within type, type) for the TMA stores; unused (but valid) without TS.
-  const CUtensorMap ymap = TS ? tensor_map_typed_rows_plain(a.C, dt, uint64_t(L.q) * L.r, a.ldc, f, uint64_t(L.q) * L.c,
-                                                            L.box_cols, kNarrowBM)
+  // Y as (column within G groups, G groups, row within type, type) for the TMA stores; unused (but
+  // valid) without TS.
+  const CUtensorMap ymap = TS ? tensor_map_grouped_typed_rows_plain(a.C, dt, L.tma_groups * L.r, L.q / L.tma_groups, a.ldc, f,
+                                                                    uint64_t(L.q) * L.c, L.box_cols, kNarrowBM)
                               : wmap;
   kernel<<<grid, kNarrowThreads<NS>, smem, s>>>(L, f, static_cast<const T*>(a.A), static_cast<T*>(a.C), wmap, ymap);
   check_cuda(cudaGetLastError(), "narrow_law_kernel launch");
@@ -100,12 +127,25 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
   return L;
 }
 
-// nl64x64 stores by TMA (the kernel's TS form, instantiated for SK = 24 with 3 stages): asked for,
-// groups of r ≡ 4 mod 8 in one piece, pairs that never straddle a run (q and the run even), and
-// C's rows on 16 bytes.
-bool narrow_tma_store_fits(const NarrowLaw& L) {
-  return g_narrow_tma_store && L.s <= 24 && g_narrow_tail && g_narrow_deep != 0 && L.r % 8 == 4 && L.pieces == 1 &&
-         L.q % 2 == 0 && L.run % 2 == 0 && L.ldc % 8 == 0;
+// nl64x64 stores by TMA (the kernel's TS form): asked for, C's rows on 16 bytes, not the 4-CTA
+// SK = 24 shape, and either r ≡ 0 mod 8 (G = 1: a box per unit, pw columns, every piece on 16
+// bytes) or r ≡ 4 mod 8 in one piece with pairs that never straddle a run (G = 2: q and the run
+// even); the box within narrow_box_cols_max. Sets L's box_cols and tma_groups.
+bool narrow_tma_store_fits(NarrowLaw& L) {
+  if (!g_narrow_tma_store || L.ldc % 8 != 0) return false;
+  if (L.r % 8 == 0) {
+    L.tma_groups = 1, L.box_cols = L.pw;
+  } else if (L.r % 8 == 4 && L.pieces == 1 && L.q % 2 == 0 && L.run % 2 == 0) {
+    L.tma_groups = 2, L.box_cols = 2 * L.r;
+  } else {
+    return false;
+  }
+  const uint32_t limit = narrow64_shape(L, [](auto sk, auto deep) -> uint32_t {
+    constexpr int SK = decltype(sk)::value;
+    constexpr bool DEEP = decltype(deep)::value;
+    return SK == 24 && !DEEP ? 0u : narrow_box_cols_max<SK, DEEP>();
+  });
+  return L.box_cols % 8 == 0 && L.box_cols <= limit;
 }
 }  // namespace
 
@@ -127,7 +167,9 @@ void set_narrow_streaming_stores(bool on) { g_narrow_stream = on; }
 void set_narrow_zero_accumulator(bool on) { g_narrow_zero_c = on; }
 void set_narrow_tma_store(bool on) { g_narrow_tma_store = on; }
 bool narrow_stores_by_tma(const DeviceBatch& b) {
-  return narrow_law_applies(b) && narrow_tma_store_fits(narrow_layout(b, b.plan().plan().K(), b.plan().plan().N()));
+  if (!narrow_law_applies(b)) return false;
+  NarrowLaw L = narrow_layout(b, b.plan().plan().K(), b.plan().plan().N());
+  return narrow_tma_store_fits(L);
 }
 
 bool narrow_law_applies(const DeviceBatch& b) {
@@ -156,37 +198,31 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
   const RowFormula& f = b.impl().formula;
   NarrowLaw L = narrow_layout(b, a.lda, a.ldc);
   const bool v8 = L.s % 8 == 0;  // x copies of 16 bytes
-  if (bn == 64 && narrow_tma_store_fits(L)) {
-    L.box_cols = 2 * L.r;
-    if (v8) launch_narrow_shape<T, 24, 8, true, 2, true>(L, f, a, stream);
-    else launch_narrow_shape<T, 24, 4, true, 2, true>(L, f, a, stream);
-    return true;
-  }
-  auto go = [&](auto sk, auto deep, auto ns) {
+  auto go = [&](auto sk, auto deep, auto ns, auto ts) {
     constexpr int SK = decltype(sk)::value, NS = decltype(ns)::value;
-    constexpr bool DEEP = decltype(deep)::value;
-    if (v8) launch_narrow_shape<T, SK, 8, DEEP, NS>(L, f, a, stream);
-    else launch_narrow_shape<T, SK, 4, DEEP, NS>(L, f, a, stream);
+    constexpr bool DEEP = decltype(deep)::value, TS = decltype(ts)::value;
+    if (v8) launch_narrow_shape<T, SK, 8, DEEP, NS, TS>(L, f, a, stream);
+    else launch_narrow_shape<T, SK, 4, DEEP, NS, TS>(L, f, a, stream);
   };
   if (bn == 64) {  // nl64x64: 8 warps of 64 columns
-    const std::integral_constant<int, 2> ns;
-    if (L.s <= 24 && g_narrow_tail) {
-      if (g_narrow_deep != 0) go(std::integral_constant<int, 24>{}, std::true_type{}, ns);
-      else go(std::integral_constant<int, 24>{}, std::false_type{}, ns);
-    }
-    else if (L.s <= 32) go(std::integral_constant<int, 32>{}, std::false_type{}, ns);
-    else if (L.s <= 40 && g_narrow_tail) go(std::integral_constant<int, 40>{}, std::false_type{}, ns);
-    else if (L.s <= 48) go(std::integral_constant<int, 48>{}, std::false_type{}, ns);
-    else go(std::integral_constant<int, 64>{}, std::false_type{}, ns);
+    const bool ts = narrow_tma_store_fits(L);
+    narrow64_shape(L, [&](auto sk, auto deep) {
+      const std::integral_constant<int, 2> ns;
+      constexpr bool kTs = !(decltype(sk)::value == 24 && !decltype(deep)::value);  // not the 4-CTA shape
+      if constexpr (kTs) {
+        if (ts) return go(sk, deep, ns, std::true_type{});
+      }
+      go(sk, deep, ns, std::false_type{});
+    });
   } else {
     const std::integral_constant<int, 1> ns;
     if (L.s <= 32) {
-      if (g_narrow_deep == 1) go(std::integral_constant<int, 32>{}, std::true_type{}, ns);
-      else go(std::integral_constant<int, 32>{}, std::false_type{}, ns);
+      if (g_narrow_deep == 1) go(std::integral_constant<int, 32>{}, std::true_type{}, ns, std::false_type{});
+      else go(std::integral_constant<int, 32>{}, std::false_type{}, ns, std::false_type{});
     } else if (L.s <= 48) {
-      go(std::integral_constant<int, 48>{}, std::false_type{}, ns);
+      go(std::integral_constant<int, 48>{}, std::false_type{}, ns, std::false_type{});
     } else {
-      go(std::integral_constant<int, 64>{}, std::false_type{}, ns);
+      go(std::integral_constant<int, 64>{}, std::false_type{}, ns, std::false_type{});
     }
   }
   return true;

@@ -54,7 +54,8 @@ struct NarrowLaw {
   uint32_t lda = 0, ldc = 0;
   uint32_t stream = 0;                  // nl64x64: Y stored with the evict-first hint (st.global.cs)
   uint32_t zero_c = 0;                  // each unit's first mma step takes a zero accumulator (no zeroing)
-  uint32_t box_cols = 0;                // TS: the output box's columns (2r)
+  uint32_t box_cols = 0;                // TS: the output box's columns (2r, or pw)
+  uint32_t tma_groups = 1;              // TS: output groups per box (2: pairs of r ≡ 4 mod 8; 1: one piece of one group)
 };
 
 // Y is written once and never read here: stream = 1 stores it evict-first (an experiment,
@@ -93,14 +94,15 @@ template <int SK, int STAGES, int NS, bool TS>
 constexpr size_t narrow_box_offset() {
   return (narrow_smem_bytes<SK, STAGES, NS, TS>() + 127) / 128 * 128;
 }
-inline size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * box_cols * 2; }
+constexpr size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * box_cols * 2; }
 
 // The TMA store of the output box (TS): one thread issues it after the CTA's barrier; the box
 // may be written again once the copy engine has read it (bulk_wait_read).
-__device__ __forceinline__ void narrow_tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
-  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+__device__ __forceinline__ void narrow_tma_store_4d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2,
+                                                    int32_t c3) {
+  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(
                    reinterpret_cast<uint64_t>(map)),
-               "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2)
+               "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
                : "memory");
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
@@ -224,11 +226,15 @@ __device__ __forceinline__ void narrow_mma(const NarrowA<SK>& af, const T* sw, u
   }
 }
 
-// TS (NS = 2 only): a unit is one of two adjacent output groups of r ≡ 4 mod 8 columns, whose 2r
-// columns start on 16 bytes; both are staged in the CTA's box (64 rows × 2r, dense) and written by
-// one TMA store through ymap (tensor_map_typed_rows_plain; rows past c are not written) after the
-// second. One box, not two: a second would cost the third CTA per SM. Experimental
-// (set_narrow_tma_store), not yet measured.
+// TS (NS = 2 only): Y is staged in the CTA's box (64 rows × box_cols, dense) and written by one TMA
+// store through ymap (tensor_map_grouped_typed_rows_plain over groups of G · r columns; rows past c
+// and columns past G · r are not written):
+//   G = 2 (r ≡ 4 mod 8): a unit is one of two adjacent output groups, whose 2r columns start on 16
+//     bytes; the box holds both and is stored after the second;
+//   G = 1 (r ≡ 0 mod 8): the box holds one unit (a piece of pw columns) and is stored after it.
+// One box, not two: a second would cost the third CTA per SM. Why TMA: with lane stores nl64x64
+// ran Qwen3-32B at M = 32768 (r = 100) in 1208-1215 us, with the G = 2 boxes in 975-978
+// (session 15, call 1): the copy engine writes whole lines of the 200-byte row runs.
 template <typename T, int SK, int STAGES, int VEC, int MINB, int NS, bool TS = false>
 __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     narrow_law_kernel(NarrowLaw L, RowFormula f, const T* X, T* Y, const __grid_constant__ CUtensorMap wmap,
@@ -330,9 +336,10 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   NarrowA<SK> afi;
   float acc[kAcc / 8][4];
   for (uint32_t n = 0; n < units; ++n) {
-    // TS: the box is written again in this step; the store of the last pair must have read it.
+    // TS: the box is written again in this step; the last store must have read it (G = 2: the
+    // units of a pair are n, n + 1 for even n, as the run and its start u0 are even).
     if constexpr (TS) {
-      if (threadIdx.x == 0 && n >= 2 && n % 2 == 0) narrow_bulk_wait_read();
+      if (threadIdx.x == 0 && n >= 1 && (L.tma_groups == 1 || n % 2 == 0)) narrow_bulk_wait_read();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
@@ -366,10 +373,11 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
         narrow_mma<T, SK, kAcc, false>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
       }
       if constexpr (TS) {
-        // Into the box: group j's columns at (j mod 2) · r; tile columns below sh are the previous
-        // group's (not stored). Pitch 2r: with r = 100, 100 words, so a fragment's 8 rows fall in
-        // distinct banks.
-        const uint32_t bc = (j % 2) * L.r - sh;
+        // Into the box: G = 2, group j's columns at (j mod 2) · r, tile columns below sh are the
+        // previous group's (not stored); G = 1, the unit's columns from 0 (sh = 0). Pitch 2r: with
+        // r = 100, 100 words, so a fragment's 8 rows fall in distinct banks (pw = 96 has 4-way
+        // conflicts: a dense box has no padding).
+        const uint32_t bc = (j % L.tma_groups) * L.r - sh;
 #pragma unroll
         for (int t = 0; t < kAcc / 8; ++t) {
           const uint32_t col = cb + uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(strip * 16 + lane / 4);
@@ -442,11 +450,12 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
       }  // not TS
     }  // cb < wd
     if constexpr (TS) {
-      // The pair's second group staged by every warp: the box goes out in one store.
-      if (j % 2 == 1) {
+      // The box staged by every warp (G = 2: the pair's second group): it goes out in one store.
+      if (L.tma_groups == 1 || j % 2 == 1) {
         fence_proxy_async();  // wg_gemm.cuh
         __syncthreads();
-        if (threadIdx.x == 0) narrow_tma_store_3d(&ymap, box, int32_t((j - 1) * L.r), int32_t(k0), int32_t(i));
+        if (threadIdx.x == 0)
+          narrow_tma_store_4d(&ymap, box, int32_t(p * L.pw), int32_t(j / L.tma_groups), int32_t(k0), int32_t(i));
       }
     }
   }

@@ -86,23 +86,16 @@ CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, 
   return encode_typed_rows("tensor_map_typed_rows", base, dtype, cols, ld, f, M, 64, box_rows, CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
-CUtensorMap tensor_map_typed_rows_plain(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f,
-                                        uint64_t M, uint32_t box_cols, uint32_t box_rows) {
-  if (box_cols % 8 != 0 || box_cols == 0 || box_cols > 256 || box_rows == 0 || box_rows > 256)
-    throw std::logic_error("tensor_map_typed_rows_plain: box columns must be a multiple of 8, boxes at most 256");
-  return encode_typed_rows("tensor_map_typed_rows_plain", base, dtype, cols, ld, f, M, box_cols, box_rows,
-                           CU_TENSOR_MAP_SWIZZLE_NONE);
-}
-
 namespace {
 CUtensorMap encode(const char* what, const void* base, DType dtype, cuuint32_t rank, const cuuint64_t* dims,
-                   const cuuint64_t* strides, const cuuint32_t* box) {
+                   const cuuint64_t* strides, const cuuint32_t* box,
+                   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   if (dtype == DType::f32) throw std::logic_error(std::string(what) + ": 16-bit element types only");
   CUtensorMap map{};
   const cuuint32_t elem[5] = {1, 1, 1, 1, 1};
   const CUresult r = encoder()(&map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                                rank, const_cast<void*>(base), dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error(std::string("CUDA error in cuTensorMapEncodeTiled: code ") + std::to_string(int(r)) +
@@ -121,6 +114,20 @@ CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_
   const cuuint64_t strides[3] = {uint64_t(s) * 2, step_index, step_type};
   const cuuint32_t box[4] = {64, 1, box_rows, 1};
   return encode("the grouped typed rows of X", base, dtype, 4, dims, strides, box);
+}
+
+CUtensorMap tensor_map_grouped_typed_rows_plain(const void* base, DType dtype, uint32_t w, uint32_t groups, uint64_t ld,
+                                                RowFormula f, uint64_t M, uint32_t box_cols, uint32_t box_rows) {
+  if (f.c == 0 || M % f.c != 0 || ld % 8 != 0 || w % 8 != 0 || uint64_t(w) * groups > ld)
+    throw std::logic_error("tensor_map_grouped_typed_rows_plain: no closed form, or widths not multiples of 8");
+  if (box_cols % 8 != 0 || box_cols == 0 || box_cols > 256 || box_rows == 0 || box_rows > 256)
+    throw std::logic_error("tensor_map_grouped_typed_rows_plain: box columns must be a multiple of 8, boxes at most 256");
+  const uint64_t types = M / f.c;
+  const uint64_t step_index = (f.c > 1 ? f.b : 1) * ld * 2, step_type = (types > 1 ? f.a : 1) * ld * 2;
+  const cuuint64_t dims[4] = {w, groups, f.c, types};
+  const cuuint64_t strides[3] = {uint64_t(w) * 2, step_index, step_type};
+  const cuuint32_t box[4] = {box_cols, 1, box_rows, 1};
+  return encode("the grouped typed rows of Y (plain boxes)", base, dtype, 4, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
 CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N) {

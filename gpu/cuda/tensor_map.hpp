@@ -27,11 +27,6 @@ CUtensorMap tensor_map_2d_plain(const void* base, DType dtype, uint64_t rows, ui
 // Indices past c read as zeros. Needs ld a multiple of 8.
 CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f, uint64_t M,
                                   uint32_t box_rows);
-// The same without swizzle, boxes of box_cols × box_rows × 1 (box_cols a multiple of 8, at most
-// 256 each): the narrow-group law kernel's Y stores (rows past c are not written).
-CUtensorMap tensor_map_typed_rows_plain(const void* base, DType dtype, uint64_t cols, uint64_t ld, RowFormula f,
-                                        uint64_t M, uint32_t box_cols, uint32_t box_rows);
-
 // Grouped forms for plans whose q input groups all have width s (s a multiple of 8, K = q·s): the
 // column (X) or row (W) dimension split into (index within the group, group), so a 64-wide box at
 // index kk of group g reads only that group and the copy engine fills indices past s with zeros.
@@ -41,6 +36,11 @@ CUtensorMap tensor_map_typed_rows_plain(const void* base, DType dtype, uint64_t 
 //   W (K × N, row-major): (column, row within group, group), boxes 64 × 64 × 1.
 CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t ld,
                                           RowFormula f, uint64_t M, uint32_t box_rows);
+// The same over w-wide groups without swizzle, boxes of box_cols × 1 × box_rows × 1 (box_cols a
+// multiple of 8, at most 256 each): the narrow-group law kernel's Y stores, w = r or 2r. Columns
+// past w and indices past c are not written, so a box may be wider than a group's last piece.
+CUtensorMap tensor_map_grouped_typed_rows_plain(const void* base, DType dtype, uint32_t w, uint32_t groups, uint64_t ld,
+                                                RowFormula f, uint64_t M, uint32_t box_cols, uint32_t box_rows);
 CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N);
 
 }  // namespace qalg::gpu::detail

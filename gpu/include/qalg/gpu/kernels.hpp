@@ -210,9 +210,11 @@ void set_narrow_tail(bool on);
 void set_narrow_streaming_stores(bool on);
 // Each unit's first mma step with a zero accumulator (true) or after zeroing it (false, the default).
 void set_narrow_zero_accumulator(bool on);
-// nl64x64 writes Y by TMA tensor stores, a box of two adjacent output groups at a time (true; an
-// experiment, off by default) where that fits: s <= 24 with the k8 tail and 3 stages, r ≡ 4 mod 8
-// in one piece (r <= 112), q and the run even, N a multiple of 8. Elsewhere the lanes store.
+// nl64x64 writes Y by TMA tensor stores (true, the default) where that fits: a box per piece of
+// an output group for r ≡ 0 mod 8, a box of two adjacent groups for r ≡ 4 mod 8 in one piece
+// (r <= 112) with q and the run even; the leading dimension of Y a multiple of 8 and the box within
+// the shared memory of the shape's CTAs per SM (not with set_narrow_deep(0) at s <= 24). Elsewhere,
+// or false, the lanes store.
 void set_narrow_tma_store(bool on);
 // Whether nl64x64 would store Y by TMA for this batch now (a contiguous Y; set_narrow_tma_store,
 // the run and the other switches as they are).
