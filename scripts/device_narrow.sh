@@ -7,7 +7,7 @@
 # the five gated FFNs at M = 2048 (whose down projections' calibration lists every tile). Results
 # under OUT/narrow, one archive OUT/narrow.tgz; the rows are printed last. Carry .gpu-carry
 # (prepare_device_carry.sh).
-#   bash scripts/device_narrow.sh $OUT
+#   [NARROW_RUNS="1 2 4"] bash scripts/device_narrow.sh $OUT   (NARROW_RUNS: also the FFNs at those runs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: device_narrow.sh OUT_DIR}
@@ -40,12 +40,14 @@ for rep in 1 2; do
   bench "tma_$rep" wide QALG_BENCH_VARIANTS=fused-nl64x64
 done
 bench peerlost peerlost
-bench peerlost_lanes peerlost QALG_BENCH_VARIANTS=fused-nl64x64 QALG_NARROW_TMA_STORE=0
 bench ffn ffn
+# nl64x64's run on the FFN down projections where it applies (Qwen3-30B expert s = 24, DS-V3 s = 64)
+for run in ${NARROW_RUNS:-}; do bench "ffn_run$run" ffn QALG_BENCH_VARIANTS=fused-nl64x64 QALG_NARROW_RUN=$run; done
 for f in "$R"/lanes_*.csv "$R"/tma_*.csv "$R"/peerlost*.csv "$R"/ffn.csv; do
   echo "== $(basename "$f" .csv)"
   grep -hvE "^(suite|ceiling)" "$f" 2>/dev/null | cut -d, -f3,4,7,8,10,13,20,21,30
 done
 grep -h "calibrate fused-nl\|shortlist\|parts ffn" "$R/ffn.log" | head -40
 grep -h "calibrate fused-nl\|shortlist" "$R/peerlost.log" | head -20
+for run in ${NARROW_RUNS:-}; do echo "run $run: $(grep -h "parts ffn Qwen3-30B\|parts ffn DeepSeek" "$R/ffn_run$run.log" | cut -c1-80 | tr '\n' ' ')"; done
 echo "total $((SECONDS - t0)) s"

@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_NARROW_STREAM")) qalg::gpu::set_narrow_streaming_stores(std::string(v) == "1");
   // QALG_NARROW_ZERO_C=1: the narrow-group law tiles start each unit with a zero-accumulator mma.
   if (const char* v = std::getenv("QALG_NARROW_ZERO_C")) qalg::gpu::set_narrow_zero_accumulator(std::string(v) == "1");
-  // QALG_NARROW_TMA_STORE=0: nl64x64 writes Y by lanes even where its TMA stores fit (1, the default).
-  if (const char* v = std::getenv("QALG_NARROW_TMA_STORE")) qalg::gpu::set_narrow_tma_store(std::string(v) == "1");
+  // QALG_NARROW_TMA_STORE=0|1|2: nl64x64's Y stores (set_narrow_tma_store: lanes, pair boxes (the
+  // default), also a box per piece).
+  if (const char* v = std::getenv("QALG_NARROW_TMA_STORE"))
+    qalg::gpu::set_narrow_tma_store(std::string(v) == "2" ? 2 : std::string(v) == "1" ? 1 : 0);
   // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;

@@ -49,7 +49,7 @@ std::atomic<int> g_narrow_deep{-1};  // -1: the tile's default (nl64x128 shallow
 std::atomic<bool> g_narrow_tail{true};
 std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
-std::atomic<bool> g_narrow_tma_store{true};
+std::atomic<int> g_narrow_tma_store{1};  // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too)
 
 // TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
 // has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
@@ -128,12 +128,14 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
 }
 
 // nl64x64 stores by TMA (the kernel's TS form): asked for, C's rows on 16 bytes, not the 4-CTA
-// SK = 24 shape, and either r ≡ 0 mod 8 (G = 1: a box per unit, pw columns, every piece on 16
-// bytes) or r ≡ 4 mod 8 in one piece with pairs that never straddle a run (G = 2: q and the run
-// even); the box within narrow_box_cols_max. Sets L's box_cols and tma_groups.
+// SK = 24 shape, and either r ≡ 4 mod 8 in one piece with pairs that never straddle a run (G = 2:
+// q and the run even) or (mode 2) r ≡ 0 mod 8 (G = 1: a box per unit, pw columns, every piece on
+// 16 bytes); the box within narrow_box_cols_max. Sets L's box_cols and tma_groups. Why G = 1 is
+// not the default: its box is rewritten every unit, so each unit waits for the last store's read
+// (session 15, call 2: slower than the lanes' 16-byte stores, which r ≡ 0 mod 8 already has).
 bool narrow_tma_store_fits(NarrowLaw& L) {
-  if (!g_narrow_tma_store || L.ldc % 8 != 0) return false;
-  if (L.r % 8 == 0) {
+  if (g_narrow_tma_store == 0 || L.ldc % 8 != 0) return false;
+  if (L.r % 8 == 0 && g_narrow_tma_store == 2) {
     L.tma_groups = 1, L.box_cols = L.pw;
   } else if (L.r % 8 == 4 && L.pieces == 1 && L.q % 2 == 0 && L.run % 2 == 0) {
     L.tma_groups = 2, L.box_cols = 2 * L.r;
@@ -165,7 +167,12 @@ void set_narrow_deep(int deep) {
 void set_narrow_tail(bool on) { g_narrow_tail = on; }
 void set_narrow_streaming_stores(bool on) { g_narrow_stream = on; }
 void set_narrow_zero_accumulator(bool on) { g_narrow_zero_c = on; }
-void set_narrow_tma_store(bool on) { g_narrow_tma_store = on; }
+void set_narrow_tma_store(int mode) {
+  if (mode < 0 || mode > 2)
+    throw std::invalid_argument("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups) or 2 (also a box per piece), got " +
+                                std::to_string(mode));
+  g_narrow_tma_store = mode;
+}
 bool narrow_stores_by_tma(const DeviceBatch& b) {
   if (!narrow_law_applies(b)) return false;
   NarrowLaw L = narrow_layout(b, b.plan().plan().K(), b.plan().plan().N());

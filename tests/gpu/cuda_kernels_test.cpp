@@ -96,12 +96,12 @@ TEST(SanitizerSmall, NarrowLawTiles) {
     uint32_t bn;
     bool tail;
     int deep;
-    bool tma;  // nl64x64's TMA stores (the first shape: a box per pair, r = 100, run 8; the second a box per piece, r = 200)
+    bool tma;  // nl64x64's TMA stores, mode 2 (the first shape: a box per pair, r = 100, run 8; the second a box per piece, r = 200)
   };
   const Variant variants[] = {{128, true, -1, false}, {128, true, 1, false}, {64, true, -1, false},
                               {64, true, 0, false},   {64, false, -1, false}, {64, true, -1, true}};
   for (const auto [bn, tail, deep, tma] : variants) {
-    set_narrow_tma_store(tma);
+    set_narrow_tma_store(tma ? 2 : 0);
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const TileConfig t{64, bn, 4, TileEngine::narrow_law};
@@ -119,7 +119,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
   set_narrow_deep(-1);
   set_narrow_streaming_stores(false);
   set_narrow_zero_accumulator(false);
-  set_narrow_tma_store(true);  // the default
+  set_narrow_tma_store(1);  // the default
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

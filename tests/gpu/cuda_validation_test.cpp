@@ -466,7 +466,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   const uint32_t default_run = narrow_run();
   // nl64x128 with 2 and 3 stages at SK = 32; nl64x64 with the k8 last step (SK = 24 with 3 and
   // 2 stages, 40) and without (SK = 32, 48)
-  // The last: nl64x64 writing Y by TMA stores where that fits: a box per piece for r = 200 and
+  // The last: nl64x64 writing Y by TMA stores (mode 2) where that fits: a box per piece for r = 200 and
   // 192 (pieces of 104 + 96 and 96 + 96, the last clipped by the tensor map) at every run, a box per
   // pair of groups for r = 100 and 36 at runs of 16; r = 260 (three pieces, boxes not on 16 bytes)
   // and the pairs at odd runs store by lanes.
@@ -483,7 +483,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
     set_narrow_tail(tail);
     set_narrow_deep(deep);
-    set_narrow_tma_store(tma);
+    set_narrow_tma_store(tma ? 2 : 0);
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
@@ -525,7 +525,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   set_narrow_deep(-1);
   set_narrow_streaming_stores(false);
   set_narrow_zero_accumulator(false);
-  set_narrow_tma_store(true);  // the default
+  set_narrow_tma_store(1);  // the default
   // Random types (no closed form): not the narrow tile's plan; the forward still matches.
   {
     const uint32_t q = 8, s = 20, r = 100, M = 300;
@@ -550,6 +550,18 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   EXPECT_NE(error_of([] { set_narrow_run(4097); }).find("units per CTA must be 0 (automatic) or in [1, 4096], got 4097"),
             std::string::npos);
   EXPECT_NE(error_of([] { set_narrow_deep(2); }).find("-1 (each tile's default), 0 or 1, got 2"), std::string::npos);
+  EXPECT_NE(error_of([] { set_narrow_tma_store(3); }).find("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups) or 2"),
+            std::string::npos);
+  // mode 1 (the default): the pairs only
+  {
+    const std::vector<uint32_t> sv(8, 40), rv(8, 200);
+    DevicePlan plan(lower_table(complete_table(8), sv, rv));
+    DeviceBatch batch(plan, cyclic_types(8 * 64, 8));
+    set_narrow_tma_store(2);
+    EXPECT_TRUE(narrow_stores_by_tma(batch));
+    set_narrow_tma_store(1);
+    EXPECT_FALSE(narrow_stores_by_tma(batch));
+  }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

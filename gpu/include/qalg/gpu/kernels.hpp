@@ -210,12 +210,14 @@ void set_narrow_tail(bool on);
 void set_narrow_streaming_stores(bool on);
 // Each unit's first mma step with a zero accumulator (true) or after zeroing it (false, the default).
 void set_narrow_zero_accumulator(bool on);
-// nl64x64 writes Y by TMA tensor stores (true, the default) where that fits: a box per piece of
-// an output group for r ≡ 0 mod 8, a box of two adjacent groups for r ≡ 4 mod 8 in one piece
-// (r <= 112) with q and the run even; the leading dimension of Y a multiple of 8 and the box within
-// the shared memory of the shape's CTAs per SM (not with set_narrow_deep(0) at s <= 24). Elsewhere,
-// or false, the lanes store.
-void set_narrow_tma_store(bool on);
+// nl64x64 writes Y by TMA tensor stores where that fits: mode 1 (the default), a box of two
+// adjacent output groups for r ≡ 4 mod 8 in one piece (r <= 112) with q and the run even; mode 2,
+// also a box per piece of an output group for r ≡ 0 mod 8 (an experiment: slower on both shapes
+// measured, Qwen3-32B M = 8192 373-377 against 341-344 us with lanes, Qwen3-1.7B M = 2048 35.6
+// against 33.7); always the leading dimension of Y a multiple of 8 and the box within the shared
+// memory of the shape's CTAs per SM (not with set_narrow_deep(0) at s <= 24). Mode 0, or where it
+// does not fit: the lanes store. Other modes are refused.
+void set_narrow_tma_store(int mode);
 // Whether nl64x64 would store Y by TMA for this batch now (a contiguous Y; set_narrow_tma_store,
 // the run and the other switches as they are).
 bool narrow_stores_by_tma(const DeviceBatch& batch);
