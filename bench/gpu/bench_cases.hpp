@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -140,6 +141,7 @@ class Bench {
   // 684 µs), so pass 2 re-times the three fastest interleaved, 5 rounds of 6 runs each, so that
   // clock and thermal drift falls on all of them alike, and picks by the median of round medians.
   size_t calibrate(const std::vector<std::pair<std::string, Call>>& variants) {
+    if (variants.empty()) throw std::invalid_argument("calibrate: no variant to time (QALG_BENCH_VARIANTS left none)");
     std::vector<std::pair<double, size_t>> first;
     std::vector<std::unique_ptr<GraphCall>> graphs;
     for (size_t v = 0; v < variants.size(); ++v) {

@@ -104,6 +104,14 @@ inline void Bench::calibrate_forward(const gpu::DevicePlan& plan, const gpu::Dev
   gpu::use_forward_calibration({});
   std::vector<gpu::TileConfig> tiles;
   const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
+  // QALG_BENCH_VARIANTS may leave none for this plan (a narrow-law tile where the law does not
+  // apply): then forward() keeps its default tiles, as without a calibration.
+  if (variants.empty()) {
+    std::printf("  calibrate: no variant left for K=%llu N=%llu q=%u M=%llu, default tiles\n", (unsigned long long)K,
+                (unsigned long long)N, q, (unsigned long long)M);
+    gpu::use_forward_calibration(calib_);
+    return;
+  }
   const size_t best = calibrate(variants);
   if (best < tiles.size()) remember_forward(K, N, q, M, tiles[best]);
   gpu::use_forward_calibration(calib_);
