@@ -19,14 +19,19 @@ namespace {
 // history/narrow_session13_v2.csv) and level with 24 and 32 in the fourteenth.
 std::atomic<uint32_t> g_narrow_run{0};
 
-// The automatic run: 16 units per CTA, fewer where that would leave under two waves of 3 CTAs per
-// SM. Why: at M = 2048, q = 32 a type has one 64-row block, so a run of 16 gives the Qwen3-30B
-// expert's down projection (s = 24) 64 CTAs and the 1.7B projection 128, and the calibration
-// found nl64x64 there at 28.8 and 34.5 us against 15.3 and 28.6 for the best tiles (fourteenth
-// session, call 5). The wide rows (131072 and 32768 units) keep 16. Not yet timed on a GPU.
+// The automatic run: about two CTAs per SM, each pipelining its units, at most 16 units per CTA;
+// a run above 1 rounded up to even (so that the pair boxes of the TMA stores apply). Why, measured
+// by QALG_NARROW_RUN on the FFN down projections at M = 2048, q = 32 (session 15, call 4,
+// history/ffn_runs_session15_call4): the Qwen3-30B expert's (s = 24, 1024 units) took 12.9 /
+// 12.6 / 11.0 / 10.3 / 13.3 us at runs 1 / 2 / 3 / 4 / 8 and DeepSeek-V3's (s = 64, 2048 units)
+// 39.7 / 35.1 / 34.6 / 30.9 / 30.2; the previous rule (two waves of 3 CTAs per SM) gave them runs
+// 1 and 2 (13.2 and 35.2 us); this one gives 4 and 8. The wide rows (32768 units and more) keep 16.
+// This rule is the sweep's choice, not yet timed as the default.
 uint32_t narrow_auto_run(uint64_t units_in_grid) {
-  const uint64_t want_ctas = 2ull * 3ull * multiprocessors();
-  return uint32_t(std::clamp<uint64_t>(units_in_grid / want_ctas, 1, 16));
+  const uint64_t want_ctas = 2ull * multiprocessors();
+  uint64_t run = std::clamp<uint64_t>((units_in_grid + want_ctas - 1) / want_ctas, 1, 16);
+  if (run > 1) run += run % 2;
+  return uint32_t(run);
 }
 std::atomic<bool> g_narrow_types_first{false};
 

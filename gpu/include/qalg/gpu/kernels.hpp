@@ -192,8 +192,9 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
 // of one type and a run of whole output groups (pieces of at most 120 columns). Where it does not
 // apply (other plans, FP32), the forward runs the 64x128w4 tile.
 bool narrow_law_applies(const DeviceBatch& batch);
-// (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: 16, or fewer where the
-// grid would have under two waves (M = 2048 at q = 32, say). Above 4096: std::invalid_argument.
+// (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two
+// CTAs per SM, rounded up to even, at most 16 (M = 2048 at q = 32 gets 4-8). Above 4096:
+// std::invalid_argument.
 void set_narrow_run(uint32_t units);
 uint32_t narrow_run();  // the setting (0 = automatic)
 // The CTA order: false (default) = the row blocks of one (type, run) adjacent, then runs, then
