@@ -65,8 +65,14 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_NARROW_ZERO_C")) qalg::gpu::set_narrow_zero_accumulator(std::string(v) == "1");
   // QALG_NARROW_TMA_STORE=0|1|2: nl64x64's Y stores (set_narrow_tma_store: lanes, pair boxes (the
   // default), also a box per piece).
-  if (const char* v = std::getenv("QALG_NARROW_TMA_STORE"))
-    qalg::gpu::set_narrow_tma_store(std::string(v) == "2" ? 2 : std::string(v) == "1" ? 1 : 0);
+  if (const char* v = std::getenv("QALG_NARROW_TMA_STORE")) {
+    const std::string m = v;
+    if (m != "0" && m != "1" && m != "2") {
+      std::cerr << "qalg_gpu_bench: QALG_NARROW_TMA_STORE must be 0, 1 or 2 (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_narrow_tma_store(m[0] - '0');
+  }
   // QALG_FFN_GATE=mma|ws64x64|ws64x128: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;

@@ -1,0 +1,23 @@
+# The GPU benchmark's environment switches refuse bad values with exit code 2 and a message naming
+# the variable, before it touches the GPU (so this runs on CI's machine without one).
+#   cmake -DBENCH=path/to/qalg_gpu_bench -P bench_env_check.cmake
+set(cases
+    "QALG_NARROW_TMA_STORE=x|QALG_NARROW_TMA_STORE must be 0, 1 or 2 \\(got 'x'\\)"
+    "QALG_NARROW_TMA_STORE=3|QALG_NARROW_TMA_STORE must be 0, 1 or 2 \\(got '3'\\)"
+    "QALG_FFN_GATE=wide|QALG_FFN_GATE must be mma, ws64x64 or ws64x128 \\(got 'wide'\\)"
+    "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")
+foreach(c IN LISTS cases)
+  string(FIND "${c}" "|" bar)
+  string(SUBSTRING "${c}" 0 ${bar} setting)
+  math(EXPR from "${bar} + 1")
+  string(SUBSTRING "${c}" ${from} -1 expected)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${setting} ${BENCH} --tables /nonexistent --suite ffn --out /dev/null
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "${setting}: exit code ${rc}, expected 2 (${out}${err})")
+  endif()
+  if(NOT "${err}" MATCHES "${expected}")
+    message(FATAL_ERROR "${setting}: stderr '${err}' does not match '${expected}'")
+  endif()
+  message(STATUS "${setting}: refused (${err})")
+endforeach()
