@@ -32,6 +32,9 @@ struct Options {
   std::string tables = ".gpu-carry/tables", out = "gpu_bench.csv", suite = "table";
   int trials = 30;
 };
+// QALG_NARROW_FFN: -1 (unset) the FFN rows time the one-kernel FFN against the two kernels where
+// it applies and keep the faster; 0 / 1 force the two kernels / the one kernel.
+inline int g_bench_narrow_ffn = -1;
 
 // An owned BF16 (or FP32) device allocation.
 struct Buf {

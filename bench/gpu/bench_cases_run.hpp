@@ -144,7 +144,27 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
     if (M == 1) gpu::gated_ffn_decode(up, down, 0, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
     else gpu::gated_ffn(bu, bd, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
   };
+  // The one-kernel FFN (narrow_ffn_applies) or the two kernels: warm medians of 10 each, alone,
+  // twice in turn; the faster stays set for the row (QALG_NARROW_FFN forces one).
+  bool one_kernel = false;
+  if (M > 1 && gpu::narrow_ffn_applies(bu, bd)) {
+    if (g_bench_narrow_ffn >= 0) {
+      one_kernel = g_bench_narrow_ffn == 1;
+    } else {
+      double t[2] = {1e30, 1e30};
+      for (int round = 0; round < 2; ++round)
+        for (int mode : {0, 1}) {
+          gpu::set_narrow_ffn(mode);
+          GraphCall g(s_, alg);
+          t[mode] = std::min(t[mode], timer_->alone(g, false, 10).median);
+        }
+      one_kernel = t[1] < t[0];
+      std::printf("  ffn-fusion %s M=%d: one kernel %.1f us, two kernels %.1f us\n", name.c_str(), M, t[1], t[0]);
+    }
+  }
+  gpu::set_narrow_ffn(one_kernel ? 1 : 0);
   ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
+  ok(cudaMemset(H.p, 0xff, H.rows * H.cols * 2), "poison");
   alg(s_);
   ok(cudaStreamSynchronize(s_), "run");
   // Check: gate and up through the reference, SiLU·u on the host; down on the kernel's H.
@@ -175,9 +195,9 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
       GraphCall g(s_, parts[k]);
       us[k] = timer_->alone(g, false, 10).median;
     }
-    std::printf("  parts ffn %s M=%d: qalg %.1f us (down %.1f, gate/up %.1f by difference); dense gate/up %.1f "
+    std::printf("  parts ffn %s M=%d: qalg %.1f us%s (down %.1f, gate/up %.1f by difference); dense gate/up %.1f "
                 "silu %.1f down %.1f us\n",
-                name.c_str(), M, us[0], us[1], us[0] - us[1], us[2], us[3], us[4]);
+                name.c_str(), M, us[0], gpu::narrow_ffn() ? " (one kernel)" : "", us[1], us[0] - us[1], us[2], us[3], us[4]);
   }
   const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
   // M = 1 reads only the blocks of one type: one 2-byte weight per MAC, i.e. `fl` bytes.
@@ -185,9 +205,10 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   // The decode's tile column names its register shapes (cols x lanes x unroll), gate/up + down.
   const std::string tile = M == 1 ? "decode:" + gpu::decode_shape_name(gpu::decode_shape(up, 0, 2)) + "+" +
                                         gpu::decode_shape_name(gpu::decode_shape(down, 0, 1))
-                                  : "fused";
+                                  : one_kernel ? "one-kernel" : "fused";
   row("table", "ffn", name, M, D, F, q, tile, i1 + "+" + i2, dense, alg,
       floor_us(fl, by), std::max(eh, ey), 1e-2);
+  gpu::set_narrow_ffn(g_bench_narrow_ffn == 0 ? 0 : 1);  // the library's default again
 }
 
 inline void Bench::training(const std::string& name, int D, int F, int M, int q) {

@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|ffn|forward|wide|training|train30|peerlost|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -51,6 +51,23 @@ int main(int argc, char** argv) {
       std::cerr << "qalg_gpu_bench: QALG_NARROW_RUN: " << e.what() << "\n";
       return 2;
     }
+  }
+  // QALG_NARROW_FFN=0|1: the FFN rows on two kernels / one (unset: the faster, timed per row);
+  // QALG_NARROW_FFN_RUN=N (0 = automatic) and QALG_NARROW_FFN_STAGES=2|3: the one kernel's shape.
+  if (const char* v = std::getenv("QALG_NARROW_FFN")) {
+    const std::string m = v;
+    if (m != "0" && m != "1") {
+      std::cerr << "qalg_gpu_bench: QALG_NARROW_FFN must be 0 or 1 (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::bench::g_bench_narrow_ffn = m[0] - '0';
+  }
+  try {
+    if (const char* v = std::getenv("QALG_NARROW_FFN_RUN")) qalg::gpu::set_narrow_ffn_run(uint32_t(std::stoul(v)));
+    if (const char* v = std::getenv("QALG_NARROW_FFN_STAGES")) qalg::gpu::set_narrow_ffn_stages(std::stoi(v));
+  } catch (const std::exception& e) {
+    std::cerr << "qalg_gpu_bench: QALG_NARROW_FFN_RUN / QALG_NARROW_FFN_STAGES: " << e.what() << "\n";
+    return 2;
   }
   // QALG_NARROW_TYPES_FIRST=1: the narrow-group law tile's CTAs in type-fastest order.
   if (const char* v = std::getenv("QALG_NARROW_TYPES_FIRST")) qalg::gpu::set_narrow_types_first(std::string(v) == "1");
@@ -151,6 +168,9 @@ int main(int argc, char** argv) {
     }
     if (o.suite == "ffn") {  // M = 2048 only: the five gated FFNs (QALG_FFN_GATE picks gate/up's kernel)
       for (const auto& [name, D, F] : kFfnShapes) b.ffn(name, D, F, 2048, 32);
+    }
+    if (o.suite == "ffn30") {  // the Qwen3-30B expert's gated FFN at M = 2048 alone (sweeps of the one kernel)
+      b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
     }
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
       b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "probe");

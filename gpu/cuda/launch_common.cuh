@@ -23,6 +23,12 @@ uint32_t multiprocessors();
 // applies (narrow_law_applies); false, launching nothing, where it does not. T: a 16-bit type.
 template <typename T>
 bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStream_t stream);
+// launch_narrow_ffn.cu: the whole gated FFN in one kernel (narrow_ffn.cuh) where it applies and
+// is on (narrow_ffn_applies, set_narrow_ffn) and every pointer is on 16 bytes; false, launching
+// nothing, otherwise. T: a 16-bit type.
+template <typename T>
+bool launch_narrow_ffn(const DeviceBatch& up, const DeviceBatch& down, const void* X, const void* Wg, const void* Wu,
+                       const void* Wd, void* H, void* Y, cudaStream_t stream);
 
 template <typename F>
 void dispatch_dtype(DType t, F&& f) {

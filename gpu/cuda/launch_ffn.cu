@@ -334,6 +334,13 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
   a.C = H.data, a.ldc = F;
   auto& impl = up.impl();
   const FfnGateEngine engine = g_ffn_gate;
+  bool fused = false;
+  dispatch_dtype(X.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (is_tensor_core_type<T>())
+      fused = launch_narrow_ffn<T>(up, down, X.data, Wg.data, Wu.data, Wd.data, H.data, Y.data, stream);
+  });
+  if (fused) return;
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (is_tensor_core_type<T>()) {

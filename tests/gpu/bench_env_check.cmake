@@ -5,6 +5,8 @@ set(cases
     "QALG_NARROW_TMA_STORE=x|QALG_NARROW_TMA_STORE must be 0, 1 or 2 \\(got 'x'\\)"
     "QALG_NARROW_TMA_STORE=3|QALG_NARROW_TMA_STORE must be 0, 1 or 2 \\(got '3'\\)"
     "QALG_FFN_GATE=wide|QALG_FFN_GATE must be mma, ws64x64 or ws64x128 \\(got 'wide'\\)"
+    "QALG_NARROW_FFN=2|QALG_NARROW_FFN must be 0 or 1 \\(got '2'\\)"
+    "QALG_NARROW_FFN_STAGES=4|QALG_NARROW_FFN_STAGES: set_narrow_ffn_stages: 2 or 3, got 4"
     "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")
 foreach(c IN LISTS cases)
   string(FIND "${c}" "|" bar)

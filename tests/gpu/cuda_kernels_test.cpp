@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda_conformance.hpp"
 #include "qalg/gpu/lowering.hpp"
@@ -91,6 +94,23 @@ TEST(SanitizerSmall, TypeGroupTiles) {
 // The narrow-group law tiles under the sanitizers (gpu_check.sh runs SanitizerSmall.* under
 // memcheck, racecheck and initcheck): TMA boxes starting 4 columns early, the per-warp staging, k8
 // last steps, a partial row block, units of one and two pieces.
+// The one-kernel FFN under the sanitizers: a partial row block (c = 37) and two row blocks (c =
+// 100), 2 and 3 stages, runs of 1, 3 and automatic (one unit is the diagonal's, j = i).
+TEST(SanitizerSmall, NarrowFfnOneKernel) {
+  set_narrow_ffn(1);
+  uint64_t seed = 990;
+  for (const auto& [stages, run] : std::vector<std::pair<int, uint32_t>>{{2, 0}, {3, 3}, {2, 1}}) {
+    set_narrow_ffn_stages(stages);
+    set_narrow_ffn_run(run);
+    const std::string at = "-s" + std::to_string(stages) + "-run" + std::to_string(run);
+    run_conformance({"complete:8/ffn-one-kernel-c37" + at, complete_table(8), same(8, 64), same(8, 24)}, DType::bf16, false,
+                    8 * 37, seed++, kFfn);
+    run_conformance({"complete:4/ffn-one-kernel-c100" + at, complete_table(4), same(4, 32), same(4, 16)}, DType::f16, false,
+                    4 * 100, seed++, kFfn);
+  }
+  set_narrow_ffn_stages(2);
+  set_narrow_ffn_run(0);
+}
 TEST(SanitizerSmall, NarrowLawTiles) {
   struct Variant {
     uint32_t bn;
@@ -377,6 +397,61 @@ TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
                     false, 2048, seed++, kFfn);
   }
   set_ffn_gate_engine(FfnGateEngine::ws64x64);
+}
+
+// The gated FFN in one kernel (narrow_ffn.cuh, set_narrow_ffn): the Qwen3-30B expert's shape at
+// q = 32 (64 → 24) at both stage counts and at runs of 1, 5 (the last run short) and automatic;
+// rows per type not a multiple of 64 (37: one partial row block; 100: a full and a partial one),
+// FP16, every instantiated width pair; and the two-kernel path on the same shapes. H and Y are
+// both checked (Y against the down reference on the kernel's H).
+TEST(GatedFfn, OneKernelNarrowFfnMatchesTheReference) {
+  uint64_t seed = 950;
+  struct Shape {
+    const char* name;
+    uint32_t q, sd, rf;
+    uint64_t M;
+    DType t;
+  };
+  const Shape shapes[] = {{"30B", 32, 64, 24, 2048, DType::bf16}, {"c37", 8, 64, 24, 8 * 37, DType::f16},
+                          {"c100", 4, 32, 16, 4 * 100, DType::bf16}, {"32x32", 4, 32, 32, 512, DType::bf16},
+                          {"64x16", 4, 64, 16, 256, DType::f16},     {"64x32", 4, 64, 32, 256, DType::bf16},
+                          {"32x24", 8, 32, 24, 8 * 70, DType::bf16}};
+  for (const Shape& sh : shapes) {
+    const TableData t = complete_table(sh.q);
+    {  // the predicate: both plans and the same rows in closed form
+      DevicePlan up(lower_table(t, same(sh.q, sh.sd), same(sh.q, sh.rf)));
+      DevicePlan down(lower_table(t, same(sh.q, sh.rf), same(sh.q, sh.sd)));
+      std::vector<uint32_t> types(sh.M);
+      for (uint64_t p = 0; p < sh.M; ++p) types[p] = uint32_t(p % sh.q);
+      DeviceBatch bu(up, types), bd(down, types);
+      EXPECT_TRUE(narrow_ffn_applies(bu, bd)) << sh.name;
+      DeviceBatch swapped(down, types);  // down's widths as gate/up: instantiated only where sd = rf
+      EXPECT_EQ(narrow_ffn_applies(swapped, bu), sh.sd == sh.rf) << sh.name;
+      std::vector<uint32_t> shifted(sh.M);  // the same counts per type, other rows
+      for (uint64_t p = 0; p < sh.M; ++p) shifted[p] = uint32_t((p + 1) % sh.q);
+      DeviceBatch other(down, shifted);
+      EXPECT_FALSE(narrow_ffn_applies(bu, other)) << sh.name;
+    }
+    for (int mode : {0, 1}) {
+      set_narrow_ffn(mode);
+      const std::vector<std::pair<int, uint32_t>> settings =
+          mode == 0 || std::string(sh.name) != "30B" ? std::vector<std::pair<int, uint32_t>>{{2, 0}}
+                                                     : std::vector<std::pair<int, uint32_t>>{{2, 0}, {3, 0}, {2, 1}, {3, 5}};
+      for (const auto& [stages, run] : settings) {
+        set_narrow_ffn_stages(stages);
+        set_narrow_ffn_run(run);
+        const std::string n = std::string("complete:") + std::to_string(sh.q) + "/ffn-" + sh.name +
+                              (mode ? "-one-kernel-s" + std::to_string(stages) + "-run" + std::to_string(run) : "-two-kernels");
+        run_conformance({n, t, same(sh.q, sh.sd), same(sh.q, sh.rf)}, sh.t, false, sh.M, seed++, kFfn);
+      }
+    }
+  }
+  set_narrow_ffn(1);
+  set_narrow_ffn_stages(2);
+  set_narrow_ffn_run(0);
+  EXPECT_THROW(set_narrow_ffn(2), std::invalid_argument);
+  EXPECT_THROW(set_narrow_ffn_stages(4), std::invalid_argument);
+  EXPECT_THROW(set_narrow_ffn_run(5000), std::invalid_argument);
 }
 
 TEST(RowFormula, WgmmaKernelsMatchTheReference) {

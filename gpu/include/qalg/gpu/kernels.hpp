@@ -135,6 +135,16 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 // default) or 64 × 128, or the mma.sync kernel; process-wide, the bench's QALG_FFN_GATE compares them.
 enum class FfnGateEngine { mma_sync, ws64x64, ws64x128 };
 void set_ffn_gate_engine(FfnGateEngine e);
+// The whole gated FFN in one kernel (gpu/cuda/narrow_ffn.cuh): the complete-graph law for both
+// projections with the same rows in closed form, gate/up's input groups 32 or 64 wide and its
+// output groups 16, 24 or 32 (the Qwen3-30B expert at q = 32: 64 and 24). H is written all the
+// same. set_narrow_ffn(1) (the default) uses it where narrow_ffn_applies, 0 never; the run
+// (output groups per CTA, 0 = automatic: one wave) and the stages (2 or 3) are for sweeps.
+bool narrow_ffn_applies(const DeviceBatch& up, const DeviceBatch& down);
+void set_narrow_ffn(int mode);
+int narrow_ffn();
+void set_narrow_ffn_run(uint32_t groups);
+void set_narrow_ffn_stages(int stages);
 void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatrix& X,
                const DeviceMatrix& Wg, const DeviceMatrix& Wu, const DeviceMatrix& Wd,
                const DeviceMatrix& H, const DeviceMatrix& Y, cudaStream_t stream = nullptr);
