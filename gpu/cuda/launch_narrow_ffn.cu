@@ -44,9 +44,13 @@ bool narrow_ffn_shape(uint32_t sd, uint32_t rf, Go&& go) {
   return false;
 }
 
-// One wave of the shape's CTAs per SM, at most 16 output groups per CTA.
-uint32_t narrow_ffn_auto_run(uint64_t units_in_grid, int min_blocks) {
-  const uint64_t slots = uint64_t(std::max(min_blocks, 1)) * multiprocessors();
+// About two CTAs per SM, at most 16 output groups per CTA (the narrow-law tiles' rule). Measured
+// on the Qwen3-30B expert (1024 units; session 16, call 2, whole FFN, alternating medians, µs):
+// 2 stages at runs 1 / 2 / 3 (one wave of 3 CTAs per SM, the first rule) / 4 / 8: 26.1 / 26.1 /
+// 20.4 / 19.8 / 26.8; 3 stages at runs 1 / 2 / 4 / 8: 28.4 / 23.5 / 20.2 (20.3 again as the
+// first rule's 4) / 26.3. This rule gives 4.
+uint32_t narrow_ffn_auto_run(uint64_t units_in_grid) {
+  const uint64_t slots = 2ull * multiprocessors();
   return uint32_t(std::clamp<uint64_t>((units_in_grid + slots - 1) / slots, 1, 16));
 }
 
@@ -109,7 +113,7 @@ bool launch_narrow_ffn(const DeviceBatch& up, const DeviceBatch& down, const voi
       static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
       check_cuda(attr, "cudaFuncSetAttribute(narrow_ffn_kernel)");
       const uint32_t run = g_narrow_ffn_run.load();
-      L.run = std::min(run != 0 ? run : narrow_ffn_auto_run(uint64_t(L.q) * L.row_blocks * L.q, kMinB), L.q);
+      L.run = std::min(run != 0 ? run : narrow_ffn_auto_run(uint64_t(L.q) * L.row_blocks * L.q), L.q);
       L.runs = (L.q + L.run - 1) / L.run;
       const uint32_t grid = L.q * L.row_blocks * L.runs;
       kernel<<<grid, kFfnThreads, smem, stream>>>(L, f, static_cast<const T*>(X), static_cast<const T*>(Wg),
