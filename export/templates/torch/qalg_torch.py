@@ -23,7 +23,7 @@ _SOURCES = [
     "torch/qalg_kernels_torch.cpp", "src/qalg_kernels.cpp", "src/gpu/cuda/device_plan.cpp",
     "src/gpu/cuda/validate.cpp", "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/tensor_map.cpp",
     "src/gpu/cuda/launch_forward.cu", "src/gpu/cuda/launch_forward_types.cu",
-    "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu", "src/gpu/cuda/launch_narrow.cu",
+    "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu", "src/gpu/cuda/launch_narrow.cu", "src/gpu/cuda/launch_narrow_ffn.cu",
 ]
 # C++20 sources (exact fractions); they include no torch header and are compiled apart, so every
 # file that includes torch headers keeps torch's own language standard.
