@@ -12,13 +12,7 @@ OUT=${1:?usage: device_ffn_one_kernel.sh OUT_DIR}
 R=/tmp/qalg_device_ffn1
 rm -rf "$R" && mkdir -p "$R"
 trap 'tar czf "$OUT/ffn1.tgz" -C /tmp qalg_device_ffn1' EXIT
-B=${BUILD_GPU:-build-gpu}
-t0=$SECONDS
-gen=$(command -v ninja >/dev/null && echo "-G Ninja" || true)
-cmake -S gpu -B "$B" $gen -DCMAKE_BUILD_TYPE=Release >"$R/cmake.log" 2>&1
-cmake --build "$B" -j"$(nproc)" >"$R/build.log" 2>&1 || { grep -E "error" -A3 "$R/build.log" | head -40; exit 1; }
-echo "build $((SECONDS - t0)) s"
-export QALG_GPU_TABLES=$PWD/.gpu-carry/tables
+source scripts/device_build.sh
 echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$R/conformance.csv"
 QALG_GPU_RESULTS="$R/conformance.csv" timeout 120 "$B/test_gpu_cuda" \
   --gtest_filter='GatedFfn.*:PaperConformance.*Ffn*:PaperConformance.DeepDecodes:SanitizerSmall.*' >"$R/tests.log" 2>&1

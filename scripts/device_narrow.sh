@@ -14,13 +14,7 @@ OUT=${1:?usage: device_narrow.sh OUT_DIR}
 R=/tmp/qalg_device_narrow
 rm -rf "$R" && mkdir -p "$R"
 trap 'tar czf "$OUT/narrow.tgz" -C /tmp qalg_device_narrow' EXIT
-B=${BUILD_GPU:-build-gpu}
-t0=$SECONDS
-gen=$(command -v ninja >/dev/null && echo "-G Ninja" || true)
-cmake -S gpu -B "$B" $gen -DCMAKE_BUILD_TYPE=Release >"$R/cmake.log" 2>&1
-cmake --build "$B" -j"$(nproc)" >"$R/build.log" 2>&1 || { grep -E "error" -A3 "$R/build.log" | head -40; exit 1; }
-echo "build $((SECONDS - t0)) s"
-export QALG_GPU_TABLES=$PWD/.gpu-carry/tables
+source scripts/device_build.sh
 timeout 150 "$B/test_gpu_cuda" --gtest_filter='NarrowLaw.*:SanitizerSmall.*:NonFinite.*:TileConfigs.*' >"$R/tests.log" 2>&1
 echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/tests.log" | tail -4 | tr '\n' ' ')"
 grep -B2 -A8 "Failure" "$R/tests.log" | head -30
