@@ -1,0 +1,139 @@
+#pragma once
+// The gated FFN's decode (one row of type i) in one launch, for the complete-graph law: gate/up
+// tiles (h_j = SiLU(x W_g)·(x W_u) over the rows of groups i and j) and down tiles (y_j over h's
+// groups i and j) in one grid. Why: with the down projection launched after gate/up (programmatic
+// dependent launch, launch_ffn.cu), the decode is a chain of fixed latencies, and the second
+// kernel's share of it was ~2 µs on every paper shape (twelfth-session "parts" lines: the whole
+// FFN decode 6.8-7.4 µs against its down projection alone 4.7-5.2), though its bytes are under a µs.
+// Here a down tile waits only for the gate/up tiles of its two h groups, by counters in global
+// memory, not for the whole gate/up grid to finish and be flushed.
+// Deadlock-free for any grid size and residency: each CTA draws tickets in order (gate/up tiles
+// first, then down tiles) until none is left, so a CTA waits on a group only after every gate/up
+// tile has been drawn by a CTA that is running and never waits itself.
+// A down tile issues its first batch of W loads before it waits (gemv_run's wait()), as the PDL
+// form does. h is read from L2 (ld.global.cg): it is written during this grid.
+// CTAs of THREADS threads; a part whose shape has fewer runs THREADS / its threads tiles side by
+// side, each on its own named barrier (bar.sync 1 + k).
+// Counters (DevicePlan::Impl::ffn_sync of the down plan, 2 + q words): [0] tickets drawn, [1] CTAs
+// finished, [2 + g] gate/up tiles of h group g stored. Zero between calls: the last CTA to finish
+// clears them. One call at a time per plan uses them (as split-K's slots, work_list.hpp).
+#include "decode_gemv.cuh"
+
+namespace qalg::gpu::detail {
+
+constexpr uint32_t kFfnSyncHead = 2;
+
+struct FfnDecodeArgs {
+  uint32_t gu_tiles = 0, dn_tiles = 0;  // tiles of each part (gemv_tile numbering)
+  uint32_t gu_per_group = 0;            // gate/up tiles per group of h
+  uint32_t groups = 0;                  // q
+  uint32_t* sync = nullptr;             // the counters above
+};
+
+__device__ __forceinline__ uint32_t ld_acquire_gpu(const uint32_t* p) {
+  uint32_t v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void red_release_gpu_add(uint32_t* p, uint32_t v) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ uint32_t atom_acq_rel_gpu_add(uint32_t* p, uint32_t v) {
+  uint32_t old;
+  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
+// The barrier of the THREADS threads of one side-by-side tile.
+template <int THREADS>
+struct NamedSync {
+  uint32_t id;
+  __device__ __forceinline__ void operator()() const {
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "n"(THREADS) : "memory");
+  }
+};
+struct NoWait {
+  __device__ __forceinline__ void operator()() const {}
+};
+// A down tile's wait for h groups i and j: the tile's thread 0 polls their counters (acquire), then
+// the tile's threads meet at their barrier (gemv_run calls wait() once in every thread), so that
+// one thread per tile, not every thread, polls global memory.
+template <int THREADS>
+struct HiddenReady {
+  const uint32_t* ready_i;
+  const uint32_t* ready_j;
+  uint32_t need;
+  NamedSync<THREADS> sync;
+  int tid;
+  __device__ __forceinline__ void operator()() const {
+    if (tid == 0)
+      while (ld_acquire_gpu(ready_i) < need || ld_acquire_gpu(ready_j) < need) __nanosleep(20);
+    sync();
+  }
+};
+
+template <typename GU, typename DN>
+constexpr int ffn_decode_threads() {
+  constexpr int a = GU::cols / 8 * GU::lanes, b = DN::cols / 8 * DN::lanes;
+  return a > b ? a : b;
+}
+// CTAs per SM the registers must allow: each part keeps at least the register budget its own
+// shape's bounds give it (S::min_blocks CTAs of its threads).
+template <typename GU, typename DN>
+constexpr int ffn_decode_min_blocks() {
+  constexpr int t = ffn_decode_threads<GU, DN>();
+  constexpr int a = GU::min_blocks * (GU::cols / 8 * GU::lanes) / t, b = DN::min_blocks * (DN::cols / 8 * DN::lanes) / t;
+  constexpr int m = a < b ? a : b;
+  return m < 1 ? 1 : m;
+}
+
+template <typename T, typename GU, typename DN>
+__global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_blocks<GU, DN>())
+    ffn_decode_kernel(GemmArgs up, GemmArgs down, FfnDecodeArgs f) {
+  constexpr int kThreads = ffn_decode_threads<GU, DN>();
+  constexpr int kGuThreads = GU::cols / 8 * GU::lanes, kDnThreads = DN::cols / 8 * DN::lanes;
+  constexpr int kGuSide = kThreads / kGuThreads, kDnSide = kThreads / kDnThreads;
+  static_assert(kGuSide * kGuThreads == kThreads && kDnSide * kDnThreads == kThreads, "whole tiles per CTA");
+  static_assert(kGuSide <= 8 && kDnSide <= 8, "named barriers 1..8");
+  __shared__ union {
+    GemvRed<2, GU::cols, GU::lanes> gu[kGuSide];
+    GemvRed<1, DN::cols, DN::lanes> dn[kDnSide];
+  } red;
+  __shared__ uint32_t ticket;
+  const uint32_t gu_ctas = (f.gu_tiles + kGuSide - 1) / kGuSide, dn_ctas = (f.dn_tiles + kDnSide - 1) / kDnSide;
+  for (;;) {
+    if (threadIdx.x == 0) ticket = atom_acq_rel_gpu_add(f.sync, 1);
+    __syncthreads();
+    const uint32_t t = ticket;
+    if (t >= gu_ctas + dn_ctas) break;
+    if (t < gu_ctas) {
+      const int side = threadIdx.x / kGuThreads, tid = threadIdx.x % kGuThreads;
+      const uint32_t tile = t * kGuSide + side;
+      if (tile < f.gu_tiles) {
+        const GemvTile w = gemv_tile<GU::cols>(up, tile);
+        const NamedSync<kGuThreads> sync{uint32_t(1 + side)};
+        gemv_run<T, 2, kSiluMul, GU::cols, GU::unroll, GU::lanes, false>(up, w, red.gu[side], tid, NoWait{}, sync);
+        __threadfence();  // this thread's h stores, before the tile is counted
+        sync();
+        if (tid == 0) red_release_gpu_add(f.sync + kFfnSyncHead + w.j, 1);
+      }
+    } else {
+      const int side = threadIdx.x / kDnThreads, tid = threadIdx.x % kDnThreads;
+      const uint32_t tile = (t - gu_ctas) * kDnSide + side;
+      if (tile < f.dn_tiles) {
+        const GemvTile w = gemv_tile<DN::cols>(down, tile);
+        const NamedSync<kDnThreads> sync{uint32_t(1 + side)};
+        const HiddenReady<kDnThreads> wait{f.sync + kFfnSyncHead + w.i, f.sync + kFfnSyncHead + w.j, f.gu_per_group, sync,
+                                           tid};
+        gemv_run<T, 1, kStore, DN::cols, DN::unroll, DN::lanes, true>(down, w, red.dn[side], tid, wait, sync);
+      }
+    }
+    __syncthreads();  // red and ticket are reused by the next tile
+  }
+  if (threadIdx.x == 0 && atom_acq_rel_gpu_add(f.sync + 1, 1) == gridDim.x - 1) {
+    // The last CTA: every other has drawn its last ticket and is done with the counters.
+    for (uint32_t k = 0; k < kFfnSyncHead + f.groups; ++k) f.sync[k] = 0;
+  }
+}
+
+}  // namespace qalg::gpu::detail
