@@ -222,7 +222,8 @@ __device__ __forceinline__ void gemv_run(const GemmArgs& g, const GemvTile& w, G
       }
       if (!waited) wait(), waited = true;
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) xr[u] = load_x<T, kFreshX>(x + row[u]);
+      for (int u = 0; u < kUnroll; ++u)  // (fresh x: no read past the reduction, where row 0 may be unwritten)
+        xr[u] = kFreshX && r0 + u * LANES >= depth ? from_float<T>(0.0f) : load_x<T, kFreshX>(x + row[u]);
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const float xv = r0 + u * LANES < depth ? c[u] * to_float(xr[u]) : 0.0f;  // x[0] may be NaN too
