@@ -30,11 +30,14 @@ struct FfnDecodeArgs {
   uint32_t* sync = nullptr;             // the counters above
 };
 
-__device__ __forceinline__ uint32_t ld_acquire_gpu(const uint32_t* p) {
+// Polled relaxed (an acquire load at gpu scope also invalidates the SM's L1, every time), then one
+// acquire fence once the counts are there.
+__device__ __forceinline__ uint32_t ld_relaxed_gpu(const uint32_t* p) {
   uint32_t v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
+__device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 __device__ __forceinline__ void red_release_gpu_add(uint32_t* p, uint32_t v) {
   asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
@@ -44,18 +47,23 @@ __device__ __forceinline__ uint32_t atom_acq_rel_gpu_add(uint32_t* p, uint32_t v
   return old;
 }
 
-// The barrier of the THREADS threads of one side-by-side tile.
+// The barrier of the THREADS threads of one side-by-side tile: barrier.sync without .aligned,
+// i.e. counted per thread, because gemv_run's threads reach wait() from two places (in the first
+// batch, or after no batch at all) and a polling thread 0 leaves its warp diverged. (bar.sync is
+// the .aligned form, counted per warp: a warp whose other 31 threads arrived counted as 32 while
+// thread 0 still polled, so the barrier opened early and the next one never did — the first
+// version hung on the Qwen3-30B expert's shapes.)
 template <int THREADS>
 struct NamedSync {
   uint32_t id;
   __device__ __forceinline__ void operator()() const {
-    asm volatile("bar.sync %0, %1;" ::"r"(id), "n"(THREADS) : "memory");
+    asm volatile("barrier.sync %0, %1;" ::"r"(id), "n"(THREADS) : "memory");
   }
 };
 struct NoWait {
   __device__ __forceinline__ void operator()() const {}
 };
-// A down tile's wait for h groups i and j: the tile's thread 0 polls their counters (acquire), then
+// A down tile's wait for h groups i and j: the tile's thread 0 polls their counters, then
 // the tile's threads meet at their barrier (gemv_run calls wait() once in every thread), so that
 // one thread per tile, not every thread, polls global memory.
 template <int THREADS>
@@ -66,8 +74,10 @@ struct HiddenReady {
   NamedSync<THREADS> sync;
   int tid;
   __device__ __forceinline__ void operator()() const {
-    if (tid == 0)
-      while (ld_acquire_gpu(ready_i) < need || ld_acquire_gpu(ready_j) < need) __nanosleep(20);
+    if (tid == 0) {
+      while (ld_relaxed_gpu(ready_i) < need || ld_relaxed_gpu(ready_j) < need) __nanosleep(20);
+      fence_acq_rel_gpu();  // acquire: the counted tiles' h stores are visible from here on
+    }
     sync();
   }
 };
@@ -113,8 +123,8 @@ __global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_b
         const GemvTile w = gemv_tile<GU::cols>(up, tile);
         const NamedSync<kGuThreads> sync{uint32_t(1 + side)};
         gemv_run<T, 2, kSiluMul, GU::cols, GU::unroll, GU::lanes, false>(up, w, red.gu[side], tid, NoWait{}, sync);
-        __threadfence();  // this thread's h stores, before the tile is counted
-        sync();
+        sync();  // every thread's h stores happen before thread 0's release below (PTX memory model:
+                 // the barrier orders them at CTA scope, the release is cumulative)
         if (tid == 0) red_release_gpu_add(f.sync + kFfnSyncHead + w.j, 1);
       }
     } else {
