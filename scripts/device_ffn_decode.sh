@@ -6,7 +6,7 @@
 # keeps the faster), and the one launch under each shape pair of DECODE_SHAPES (ONE,TWO).
 # Every step has its own timeout (the first version of the kernel hung: 600 s of device time).
 # Results under OUT/ffnd, one archive OUT/ffnd.tgz. Carry .gpu-carry.
-#   [DECODE_SHAPES="16x64x4,16x64x8 32x64x4,32x64x4"] bash scripts/device_ffn_decode.sh $OUT
+#   [SANITIZERS="memcheck racecheck"] [DECODE_SHAPES="16x64x4,16x64x8 32x64x4,32x64x4"] bash scripts/device_ffn_decode.sh $OUT
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:?usage: device_ffn_decode.sh OUT_DIR}
@@ -22,7 +22,7 @@ echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/tests.log
 echo "conformance rows: $(($(wc -l <"$R/conformance.csv") - 1)), failures: $(grep -c FAIL "$R/conformance.csv")"
 grep -E "^\[ +(OK|FAILED) +\]" "$R/tests.log" | head -30
 grep -B2 -A8 "Failure" "$R/tests.log" | head -40
-for tool in memcheck racecheck; do
+for tool in ${SANITIZERS:-memcheck racecheck}; do
   timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 "$B/test_gpu_cuda" \
     --gtest_filter='SanitizerSmall.FfnDecodeOneLaunch' >"$R/sanitizer_$tool.log" 2>&1
   echo "$tool rc $? ($((SECONDS - t0)) s): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$R/sanitizer_$tool.log" | tail -1)"

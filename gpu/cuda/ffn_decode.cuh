@@ -14,19 +14,23 @@
 // form does. h is read from L2 (ld.global.cg): it is written during this grid.
 // CTAs of THREADS threads; a part whose shape has fewer runs THREADS / its threads tiles side by
 // side, each on its own named barrier (bar.sync 1 + k).
-// Counters (DevicePlan::Impl::ffn_sync of the down plan, 2 + q words): [0] tickets drawn, [1] CTAs
-// finished, [2 + g] gate/up tiles of h group g stored. Zero between calls: the last CTA to finish
-// clears them. One call at a time per plan uses them (as split-K's slots, work_list.hpp).
+// Counters (DevicePlan::Impl::ffn_sync of the down plan, 2 + q of them, each on its own 128-byte
+// line, kFfnSyncStride words apart, so that polling one does not queue behind atomics on another):
+// [0] tickets drawn, [1] CTAs finished, [2 + g] gate/up tiles of h group g stored. Zero between
+// calls: the last CTA to finish clears them. One call at a time per plan uses them (as split-K's
+// slots, work_list.hpp).
+// Gate/up tiles are drawn group i first (every down tile reads h_i), then i + 1, ... (mod q).
 #include "decode_gemv.cuh"
 
 namespace qalg::gpu::detail {
 
-constexpr uint32_t kFfnSyncHead = 2;
+constexpr uint32_t kFfnSyncHead = 2, kFfnSyncStride = 32;
 
 struct FfnDecodeArgs {
   uint32_t gu_tiles = 0, dn_tiles = 0;  // tiles of each part (gemv_tile numbering)
   uint32_t gu_per_group = 0;            // gate/up tiles per group of h
   uint32_t groups = 0;                  // q
+  uint32_t type = 0;                    // i: its gate/up tiles are drawn first
   uint32_t* sync = nullptr;             // the counters above
 };
 
@@ -112,20 +116,21 @@ __global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_b
   __shared__ uint32_t ticket;
   const uint32_t gu_ctas = (f.gu_tiles + kGuSide - 1) / kGuSide, dn_ctas = (f.dn_tiles + kDnSide - 1) / kDnSide;
   for (;;) {
-    if (threadIdx.x == 0) ticket = atom_acq_rel_gpu_add(f.sync, 1);
+    if (threadIdx.x == 0) ticket = atomicAdd(f.sync, 1u);  // relaxed: only the value matters
     __syncthreads();
     const uint32_t t = ticket;
     if (t >= gu_ctas + dn_ctas) break;
     if (t < gu_ctas) {
       const int side = threadIdx.x / kGuThreads, tid = threadIdx.x % kGuThreads;
-      const uint32_t tile = t * kGuSide + side;
-      if (tile < f.gu_tiles) {
+      const uint32_t drawn = t * kGuSide + side;
+      if (drawn < f.gu_tiles) {
+        const uint32_t tile = (drawn + f.type * f.gu_per_group) % f.gu_tiles;  // group i first
         const GemvTile w = gemv_tile<GU::cols>(up, tile);
         const NamedSync<kGuThreads> sync{uint32_t(1 + side)};
         gemv_run<T, 2, kSiluMul, GU::cols, GU::unroll, GU::lanes, false>(up, w, red.gu[side], tid, NoWait{}, sync);
         sync();  // every thread's h stores happen before thread 0's release below (PTX memory model:
                  // the barrier orders them at CTA scope, the release is cumulative)
-        if (tid == 0) red_release_gpu_add(f.sync + kFfnSyncHead + w.j, 1);
+        if (tid == 0) red_release_gpu_add(f.sync + (kFfnSyncHead + w.j) * kFfnSyncStride, 1);
       }
     } else {
       const int side = threadIdx.x / kDnThreads, tid = threadIdx.x % kDnThreads;
@@ -133,16 +138,16 @@ __global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_b
       if (tile < f.dn_tiles) {
         const GemvTile w = gemv_tile<DN::cols>(down, tile);
         const NamedSync<kDnThreads> sync{uint32_t(1 + side)};
-        const HiddenReady<kDnThreads> wait{f.sync + kFfnSyncHead + w.i, f.sync + kFfnSyncHead + w.j, f.gu_per_group, sync,
-                                           tid};
+        const HiddenReady<kDnThreads> wait{f.sync + (kFfnSyncHead + w.i) * kFfnSyncStride,
+                                           f.sync + (kFfnSyncHead + w.j) * kFfnSyncStride, f.gu_per_group, sync, tid};
         gemv_run<T, 1, kStore, DN::cols, DN::unroll, DN::lanes, true>(down, w, red.dn[side], tid, wait, sync);
       }
     }
     __syncthreads();  // red and ticket are reused by the next tile
   }
-  if (threadIdx.x == 0 && atom_acq_rel_gpu_add(f.sync + 1, 1) == gridDim.x - 1) {
+  if (threadIdx.x == 0 && atom_acq_rel_gpu_add(f.sync + kFfnSyncStride, 1) == gridDim.x - 1) {
     // The last CTA: every other has drawn its last ticket and is done with the counters.
-    for (uint32_t k = 0; k < kFfnSyncHead + f.groups; ++k) f.sync[k] = 0;
+    for (uint32_t k = 0; k < kFfnSyncHead + f.groups; ++k) f.sync[k * kFfnSyncStride] = 0;
   }
 }
 

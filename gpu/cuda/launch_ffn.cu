@@ -251,7 +251,7 @@ template <typename T>
 bool fused_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type, GemmArgs a, GemmArgs b, cudaStream_t s,
                   bool launch) {
   if (!g_ffn_decode_fused || g_decode_staging != DecodeStaging::registers || !up.impl().decode_law ||
-      !down.impl().decode_law || down.impl().ffn_sync.size() != 2 + size_t(down.q()))
+      !down.impl().decode_law || down.impl().ffn_sync.size() != (kFfnSyncHead + down.q()) * size_t(kFfnSyncStride))
     return false;
   bool took = false;
   if constexpr (is_tensor_core_type<T>()) {
@@ -263,7 +263,7 @@ bool fused_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type, G
     FfnDecodeArgs f;
     f.gu_tiles = shape_ctas(up, type, gu_cols), f.dn_tiles = shape_ctas(down, type, dn_cols);
     f.gu_per_group = (up.plan().output_widths[0] + gu_cols - 1) / gu_cols;
-    f.groups = down.q();
+    f.groups = down.q(), f.type = type;
     f.sync = down.impl().ffn_sync.get();
     visit_shape<2>(gi, [&](auto gu) {
       visit_shape<1>(di, [&](auto dn) {

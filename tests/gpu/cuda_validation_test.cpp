@@ -234,8 +234,9 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
 // counters are cleared by the last CTA: a replay that found them dirty would let a down tile read
 // h before it was written, or wait forever), h and y poisoned before every run. Every pair of
 // compiled shapes (30 per 16-bit type; those whose grid would not be resident at once take the two
-// launches) on one law shape; the rule's pair, which must take the one launch, on the Qwen3-1.7B,
-// Qwen3-30B expert and DeepSeek-V3 expert widths at q = 32 (64 -> 192, 64 -> 24, 224 -> 64). 152 and
+// launches) on one law shape; the rule's pair on the Qwen3-1.7B, Qwen3-30B expert and DeepSeek-V3
+// expert widths at q = 32 (64 -> 192, 64 -> 24, 224 -> 64; the first two must take the one launch,
+// the third's 288 CTAs do not fit at once on an H200 at two per SM). 152 and
 // 24 give partial gate/up tiles (9 · 16 + 8, 16 + 8); 64 -> 24's down tiles reduce over 48 rows,
 // fewer than their 64 lanes, so some of their threads reach the wait without a batch (the first
 // version hung there). Where it does not apply (FP32, Q_2^{⊗2}'s lists, or switched off) the call
@@ -244,12 +245,12 @@ TEST(FfnDecode, OneLaunchEqualsTwoLaunches) {
   std::mt19937_64 rng(14);
   struct Shape {
     uint32_t q, s, r;
-    bool every_pair;
+    bool every_pair, must_apply;
   };
   cudaStream_t st;
   cuda_ok(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "stream");
-  for (const Shape& c : {Shape{8, 40, 152, true}, Shape{32, 64, 192, false}, Shape{32, 64, 24, false},
-                         Shape{32, 224, 64, false}}) {
+  for (const Shape& c : {Shape{8, 40, 152, true, true}, Shape{32, 64, 192, false, true}, Shape{32, 64, 24, false, true},
+                         Shape{32, 224, 64, false, false}}) {
     const uint32_t D = c.q * c.s, F = c.q * c.r;
     const TableData table = complete_table(c.q);
     DevicePlan up(lower_table(table, std::vector<uint32_t>(c.q, c.s), std::vector<uint32_t>(c.q, c.r)));
@@ -272,7 +273,7 @@ TEST(FfnDecode, OneLaunchEqualsTwoLaunches) {
         set_ffn_decode_fused(true);
         const bool applies = ffn_decode_fused_applies(up, down, t);
         took += applies;
-        if (one == DecodeShape{}) EXPECT_TRUE(applies) << "the rule's pair, q = " << c.q << ", " << c.s << " -> " << c.r;
+        if (one == DecodeShape{} && c.must_apply) EXPECT_TRUE(applies) << "the rule's pair, q = " << c.q << ", " << c.s << " -> " << c.r;
         for (uint32_t type : {0u, 1u, c.q - 1}) {
           x.upload(random_values(rng, t, D, 1.0f));
           const std::string at = "q = " + std::to_string(c.q) + ", " + std::to_string(c.s) + " -> " +
