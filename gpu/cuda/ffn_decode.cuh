@@ -42,12 +42,10 @@ __device__ __forceinline__ uint32_t ld_relaxed_gpu(const uint32_t* p) {
   return v;
 }
 __device__ __forceinline__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
-__device__ __forceinline__ void red_release_gpu_add(uint32_t* p, uint32_t v) {
-  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ uint32_t atom_acq_rel_gpu_add(uint32_t* p, uint32_t v) {
+// Returns the old value, so that its thread knows the add was performed (see the last CTA's clear).
+__device__ __forceinline__ uint32_t atom_release_gpu_add(uint32_t* p, uint32_t v) {
   uint32_t old;
-  asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
   return old;
 }
 
@@ -79,7 +77,10 @@ struct HiddenReady {
   int tid;
   __device__ __forceinline__ void operator()() const {
     if (tid == 0) {
-      while (ld_relaxed_gpu(ready_i) < need || ld_relaxed_gpu(ready_j) < need) __nanosleep(20);
+      for (;;) {  // both loads in flight at once, then the test
+        const uint32_t a = ld_relaxed_gpu(ready_i), b = ld_relaxed_gpu(ready_j);
+        if (a >= need && b >= need) break;
+      }
       fence_acq_rel_gpu();  // acquire: the counted tiles' h stores are visible from here on
     }
     sync();
@@ -114,6 +115,7 @@ __global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_b
     GemvRed<1, DN::cols, DN::lanes> dn[kDnSide];
   } red;
   __shared__ uint32_t ticket;
+  __shared__ volatile uint32_t counted;  // written, never read: see the gate/up count below
   const uint32_t gu_ctas = (f.gu_tiles + kGuSide - 1) / kGuSide, dn_ctas = (f.dn_tiles + kDnSide - 1) / kDnSide;
   for (;;) {
     if (threadIdx.x == 0) ticket = atomicAdd(f.sync, 1u);  // relaxed: only the value matters
@@ -130,7 +132,8 @@ __global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_b
         gemv_run<T, 2, kSiluMul, GU::cols, GU::unroll, GU::lanes, false>(up, w, red.gu[side], tid, NoWait{}, sync);
         sync();  // every thread's h stores happen before thread 0's release below (PTX memory model:
                  // the barrier orders them at CTA scope, the release is cumulative)
-        if (tid == 0) red_release_gpu_add(f.sync + (kFfnSyncHead + w.j) * kFfnSyncStride, 1);
+        // The returned value, kept, makes thread 0 wait until the add is performed before the CTA goes on.
+        if (tid == 0) counted = atom_release_gpu_add(f.sync + (kFfnSyncHead + w.j) * kFfnSyncStride, 1);
       }
     } else {
       const int side = threadIdx.x / kDnThreads, tid = threadIdx.x % kDnThreads;
@@ -145,10 +148,11 @@ __global__ void __launch_bounds__(ffn_decode_threads<GU, DN>(), ffn_decode_min_b
     }
     __syncthreads();  // red and ticket are reused by the next tile
   }
-  if (threadIdx.x == 0 && atom_acq_rel_gpu_add(f.sync + kFfnSyncStride, 1) == gridDim.x - 1) {
-    // The last CTA: every other has drawn its last ticket and is done with the counters.
+  // The last CTA clears the counters. Relaxed (no fence on every CTA's way out): each CTA's adds to
+  // them returned their values (tickets, `counted`) and its polls theirs before this add, so when
+  // the last one sees gridDim.x - 1 every other operation on them has been performed.
+  if (threadIdx.x == 0 && atomicAdd(f.sync + kFfnSyncStride, 1u) == gridDim.x - 1)
     for (uint32_t k = 0; k < kFfnSyncHead + f.groups; ++k) f.sync[k * kFfnSyncStride] = 0;
-  }
 }
 
 }  // namespace qalg::gpu::detail
