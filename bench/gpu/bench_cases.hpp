@@ -35,9 +35,6 @@ struct Options {
 // QALG_NARROW_FFN: -1 (unset) the FFN rows time the one-kernel FFN against the two kernels where
 // it applies and keep the faster; 0 / 1 force the two kernels / the one kernel.
 inline int g_bench_narrow_ffn = -1;
-// QALG_FFN_DECODE_FUSED: the same for the FFN decode rows (M = 1): -1 time the one launch against
-// the two where it applies and keep the faster; 0 / 1 force two launches / one.
-inline int g_bench_ffn_decode_fused = -1;
 
 // An owned BF16 (or FP32) device allocation.
 struct Buf {

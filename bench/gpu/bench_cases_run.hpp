@@ -163,25 +163,6 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
     }
   }
   gpu::set_narrow_ffn(one_kernel ? 1 : 0);
-  // The decode's one launch (ffn_decode_fused_applies) or two, chosen the same way.
-  bool one_launch = false;
-  gpu::set_ffn_decode_fused(true);  // so that _applies answers for the one launch
-  if (M == 1 && gpu::ffn_decode_fused_applies(up, down, DType::bf16)) {
-    if (g_bench_ffn_decode_fused >= 0) {
-      one_launch = g_bench_ffn_decode_fused == 1;
-    } else {
-      double t[2] = {1e30, 1e30};
-      for (int round = 0; round < 2; ++round)
-        for (int mode : {0, 1}) {
-          gpu::set_ffn_decode_fused(mode == 1);
-          GraphCall g(s_, alg);
-          t[mode] = std::min(t[mode], timer_->alone(g, false, 10).median);
-        }
-      one_launch = t[1] < t[0];
-      std::printf("  ffn-decode-fusion %s: one launch %.1f us, two launches %.1f us\n", name.c_str(), t[1], t[0]);
-    }
-  }
-  gpu::set_ffn_decode_fused(one_launch);
   ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
   ok(cudaMemset(H.p, 0xff, H.rows * H.cols * 2), "poison");
   alg(s_);
@@ -216,20 +197,18 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
     }
     std::printf("  parts ffn %s M=%d: qalg %.1f us%s (down %.1f, gate/up %.1f by difference); dense gate/up %.1f "
                 "silu %.1f down %.1f us\n",
-                name.c_str(), M, us[0], M > 1 ? (gpu::narrow_ffn() ? " (one kernel)" : "") : (one_launch ? " (one launch)" : ""), us[1], us[0] - us[1], us[2], us[3], us[4]);
+                name.c_str(), M, us[0], gpu::narrow_ffn() ? " (one kernel)" : "", us[1], us[0] - us[1], us[2], us[3], us[4]);
   }
   const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
   // M = 1 reads only the blocks of one type: one 2-byte weight per MAC, i.e. `fl` bytes.
   const double by = M == 1 ? fl : 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + 2.0 * M * (D + F));
   // The decode's tile column names its register shapes (cols x lanes x unroll), gate/up + down.
   const std::string tile = M == 1 ? "decode:" + gpu::decode_shape_name(gpu::decode_shape(up, 0, 2)) + "+" +
-                                        gpu::decode_shape_name(gpu::decode_shape(down, 0, 1)) +
-                                        (one_launch ? ":one-launch" : "")
+                                        gpu::decode_shape_name(gpu::decode_shape(down, 0, 1))
                                   : one_kernel ? "one-kernel" : "fused";
   row("table", "ffn", name, M, D, F, q, tile, i1 + "+" + i2, dense, alg,
       floor_us(fl, by), std::max(eh, ey), 1e-2);
-  gpu::set_narrow_ffn(g_bench_narrow_ffn == 0 ? 0 : 1);  // the library's defaults again
-  gpu::set_ffn_decode_fused(g_bench_ffn_decode_fused != 0);
+  gpu::set_narrow_ffn(g_bench_narrow_ffn == 0 ? 0 : 1);  // the library's default again
 }
 
 inline void Bench::training(const std::string& name, int D, int F, int M, int q) {

@@ -62,15 +62,6 @@ int main(int argc, char** argv) {
     }
     qalg::bench::g_bench_narrow_ffn = m[0] - '0';
   }
-  // QALG_FFN_DECODE_FUSED=0|1: the FFN decode rows on two launches / one (unset: the faster, per row).
-  if (const char* v = std::getenv("QALG_FFN_DECODE_FUSED")) {
-    const std::string m = v;
-    if (m != "0" && m != "1") {
-      std::cerr << "qalg_gpu_bench: QALG_FFN_DECODE_FUSED must be 0 or 1 (got '" << m << "')\n";
-      return 2;
-    }
-    qalg::bench::g_bench_ffn_decode_fused = m[0] - '0';
-  }
   try {
     if (const char* v = std::getenv("QALG_NARROW_FFN_RUN")) qalg::gpu::set_narrow_ffn_run(uint32_t(std::stoul(v)));
     if (const char* v = std::getenv("QALG_NARROW_FFN_STAGES")) qalg::gpu::set_narrow_ffn_stages(std::stoi(v));

@@ -54,21 +54,19 @@ struct GemvTile {
     return g.terms[t].a + r;
   }
 };
-// cta: the tile's index (blockIdx.x for a decode launch; the fused FFN decode, ffn_decode.cuh,
-// numbers its tiles itself).
 template <int COLS>
-__device__ __forceinline__ GemvTile gemv_tile(const GemmArgs& g, uint32_t cta) {
+__device__ __forceinline__ GemvTile gemv_tile(const GemmArgs& g) {
   GemvTile t;
   const DecodeLaw& L = g.decode_law;
   if (L.s != 0) {
-    const uint32_t nt = (L.r + COLS - 1) / COLS, tile = cta % nt;
-    t.law = true, t.i = L.type, t.j = cta / nt, t.s = L.s;
+    const uint32_t nt = (L.r + COLS - 1) / COLS, tile = blockIdx.x % nt;
+    t.law = true, t.i = L.type, t.j = blockIdx.x / nt, t.s = L.s;
     t.n_begin = t.j * L.r + tile * COLS;
     t.n_count = L.r - tile * COLS < COLS ? L.r - tile * COLS : COLS;
     t.depth = t.i == t.j ? L.s : 2 * L.s;
     return t;
   }
-  const WorkItem w = g.items[cta];
+  const WorkItem w = g.items[blockIdx.x];
   t.n_begin = w.n_begin, t.n_count = w.n_count, t.term_begin = w.term_begin;
   for (uint32_t k = 0; k < w.term_count; ++k) t.depth += g.terms[w.term_begin + k].len;
   return t;
@@ -111,18 +109,11 @@ __device__ __forceinline__ void load8(const T* p, bool full, uint32_t n_left, fl
 
 // The lanes of a warp (tid bits above the column group) by shuffles, then the warps through
 // shared memory; thread n < n_count stores column n (SiLU(gate)·up for the gated FFN).
-// tid: the thread's index among the tile's COLS / 8 · LANES threads; sync(): their barrier.
-template <int NB, int COLS, int LANES = kGemvLanes>
-using GemvRed = float[NB][LANES / (32 / (COLS / 8))][COLS + 1];
-struct CtaSync {
-  __device__ __forceinline__ void operator()() const { __syncthreads(); }
-};
-template <typename T, int NB, int EPI, int COLS, int LANES = kGemvLanes, typename Sync = CtaSync>
+template <typename T, int NB, int EPI, int COLS, int LANES = kGemvLanes>
 __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTile& w, float (&acc)[NB][8],
-                                                 GemvRed<NB, COLS, LANES>& red, int tid = threadIdx.x,
-                                                 Sync sync = {}) {
+                                                 float (&red)[NB][LANES / (32 / (COLS / 8))][COLS + 1]) {
   constexpr int kCG = COLS / 8, kWarpRows = 32 / kCG;
-  const int lane = tid / kCG;
+  const int tid = threadIdx.x, lane = tid / kCG;
   const uint32_t n0 = (tid % kCG) * 8;
 #pragma unroll
   for (int b = 0; b < NB; ++b)
@@ -135,7 +126,7 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
     for (int b = 0; b < NB; ++b)
 #pragma unroll
       for (int i = 0; i < 8; ++i) red[b][lane / kWarpRows][n0 + i] = acc[b][i];
-  sync();
+  __syncthreads();
   if (tid < COLS && uint32_t(tid) < w.n_count) {
     float s[NB];
 #pragma unroll
@@ -149,38 +140,31 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
   }
 }
 
-// x's element at p: a plain load, or (kFresh) one from L2 (ld.global.cg), for an x written during
-// the same grid by other CTAs (the fused FFN decode's h): this SM's L1 may hold a line of h
-// loaded before a neighbouring group's part of it was written.
-template <typename T, bool kFresh>
-__device__ __forceinline__ T load_x(const T* p) {
-  if constexpr (!kFresh) {
-    return *p;
-  } else if constexpr (sizeof(T) == 2) {
-    const unsigned short b = __ldcg(reinterpret_cast<const unsigned short*>(p));
-    T v;
-    memcpy(&v, &b, 2);
-    return v;
-  } else {
-    return __ldcg(p);
-  }
-}
-
-struct GridDependencyWait {
-  __device__ __forceinline__ void operator()() const { grid_dependency_wait(); }
-};
-
-// One decode tile w by the COLS / 8 · LANES threads numbered tid (the body of gemv_kernel): each
-// batch's W loads are issued first; before the first batch reads x, wait() runs (the PDL wait, or
-// the fused FFN decode's wait for h, a barrier of these threads): every thread calls it exactly
-// once, also those with no rows or columns; sync() is those threads' barrier.
-template <typename T, int NB, int EPI, int COLS, int UNROLL, int LANES, bool kFreshX, typename Wait, typename Sync>
-__device__ __forceinline__ void gemv_run(const GemmArgs& g, const GemvTile& w, GemvRed<NB, COLS, LANES>& red, int tid,
-                                         Wait wait, Sync sync) {
+// args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms),
+// or decode_law names the law's widths and the type (items unused).
+// COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
+// leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
+// UNROLL: rows per lane whose loads are all issued before the first is used. 4 keeps two CTAs per
+// SM where the grid needs them; the launcher's "deep" batches (8 with gate and up, 12 alone) are
+// for grids of at most one CTA per SM whose reductions are deeper than 4 · 64 rows: Qwen3-8B's down
+// projection (768 rows, 128 CTAs) took three dependent round trips per CTA with 4, one with 12.
+// LANES (twelfth session): 64, or 32 for a CTA of half the threads that takes twice the rows per
+// lane (UNROLL 8), so that grids of more 64-column tiles than SMs fit in one wave at two CTAs per SM
+// (the Qwen3-4B and -8B gate/up, 160 and 192 tiles, ran in two waves of one 512-thread CTA per SM).
+// COLS 16: 32-byte row segments, for grids of few wider tiles (DeepSeek-V3's gate/up: 32 tiles of 64
+// columns). A split of each tile's reduction over a thread-block cluster, the sums meeting in one
+// CTA's shared memory (850a716), measured slower on every FFN decode and was dropped.
+// MINB: the CTAs per SM the registers must allow (launch_ffn.cu's shape lists).
+template <typename T, int NB, int EPI, int COLS = kGemvCols, int UNROLL = 4, int LANES = kGemvLanes,
+          int MINB = (UNROLL > 4 ? 1 : (NB == 1 ? 2 : 1) * (kGemvCols / COLS))>
+__global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g) {
   constexpr int kCG = COLS / 8;        // column groups of 8 across the tile
   constexpr int kWarpRows = 32 / kCG;  // lanes per warp (a warp is kWarpRows lanes × kCG groups)
   static_assert(LANES % kWarpRows == 0, "whole warps down the reduction");
-  const int cg = tid % kCG, lane = tid / kCG;
+  __shared__ float red[NB][LANES / kWarpRows][COLS + 1];
+  grid_launch_dependents();
+  const GemvTile w = gemv_tile<COLS>(g);
+  const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
   const T* x = static_cast<const T*>(g.A);
   const uint32_t n0 = cg * 8;
   const bool active = n0 < w.n_count;
@@ -220,10 +204,9 @@ __device__ __forceinline__ void gemv_run(const GemmArgs& g, const GemvTile& w, G
             wr[b][u].v[h] = in ? __ldg(reinterpret_cast<const uint4*>(W) + h) : make_uint4(0, 0, 0, 0);
         }
       }
-      if (!waited) wait(), waited = true;
+      if (!waited) grid_dependency_wait(), waited = true;
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u)  // (fresh x: no read past the reduction, where row 0 may be unwritten)
-        xr[u] = kFreshX && r0 + u * LANES >= depth ? from_float<T>(0.0f) : load_x<T, kFreshX>(x + row[u]);
+      for (int u = 0; u < kUnroll; ++u) xr[u] = x[row[u]];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const float xv = r0 + u * LANES < depth ? c[u] * to_float(xr[u]) : 0.0f;  // x[0] may be NaN too
@@ -237,7 +220,7 @@ __device__ __forceinline__ void gemv_run(const GemmArgs& g, const GemvTile& w, G
       }
     }
   } else if (active) {  // partial or unaligned column groups: element loads
-    wait(), waited = true;
+    grid_dependency_wait();
     constexpr int kSlowUnroll = 1;  // within the register budget of two CTAs per SM
     for (uint32_t r0 = lane; r0 < depth; r0 += LANES * kSlowUnroll) {
       float xv[kSlowUnroll], wv[NB][kSlowUnroll][8];
@@ -247,7 +230,7 @@ __device__ __forceinline__ void gemv_run(const GemmArgs& g, const GemvTile& w, G
         const bool in = r < depth;
         float c = 0.0f;
         const uint32_t row = in ? w.row(g, r, c) : 0;
-        xv[u] = in ? c * to_float(load_x<T, kFreshX>(x + row)) : 0.0f;
+        xv[u] = in ? c * to_float(x[row]) : 0.0f;
 #pragma unroll
         for (int b = 0; b < NB; ++b) {
           const T* W = static_cast<const T*>(b == 0 ? g.B0 : g.B1);
@@ -267,32 +250,7 @@ __device__ __forceinline__ void gemv_run(const GemmArgs& g, const GemvTile& w, G
           for (int i = 0; i < 8; ++i) acc[b][i] = fmaf(xv[u], wv[b][u][i], acc[b][i]);
     }
   }
-  if (!waited) wait();  // no rows or no columns in this thread
-  reduce_and_store<T, NB, EPI, COLS, LANES>(g, w, acc, red, tid, sync);
-}
-
-// args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms),
-// or decode_law names the law's widths and the type (items unused).
-// COLS = 64 (512 threads) or 32 (256 threads; the launcher's choice when 64-column tiles would
-// leave SMs idle, e.g. the 64 tiles of Qwen3-8B's down projection).
-// UNROLL: rows per lane whose loads are all issued before the first is used. 4 keeps two CTAs per
-// SM where the grid needs them; the launcher's "deep" batches (8 with gate and up, 12 alone) are
-// for grids of at most one CTA per SM whose reductions are deeper than 4 · 64 rows: Qwen3-8B's down
-// projection (768 rows, 128 CTAs) took three dependent round trips per CTA with 4, one with 12.
-// LANES (twelfth session): 64, or 32 for a CTA of half the threads that takes twice the rows per
-// lane (UNROLL 8), so that grids of more 64-column tiles than SMs fit in one wave at two CTAs per SM
-// (the Qwen3-4B and -8B gate/up, 160 and 192 tiles, ran in two waves of one 512-thread CTA per SM).
-// COLS 16: 32-byte row segments, for grids of few wider tiles (DeepSeek-V3's gate/up: 32 tiles of 64
-// columns). A split of each tile's reduction over a thread-block cluster, the sums meeting in one
-// CTA's shared memory (850a716), measured slower on every FFN decode and was dropped.
-// MINB: the CTAs per SM the registers must allow (launch_ffn.cu's shape lists).
-template <typename T, int NB, int EPI, int COLS = kGemvCols, int UNROLL = 4, int LANES = kGemvLanes,
-          int MINB = (UNROLL > 4 ? 1 : (NB == 1 ? 2 : 1) * (kGemvCols / COLS))>
-__global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g) {
-  __shared__ GemvRed<NB, COLS, LANES> red;
-  grid_launch_dependents();
-  gemv_run<T, NB, EPI, COLS, UNROLL, LANES, false>(g, gemv_tile<COLS>(g, blockIdx.x), red, int(threadIdx.x),
-                                                    GridDependencyWait{}, CtaSync{});
+  reduce_and_store<T, NB, EPI, COLS, LANES>(g, w, acc, red);
 }
 
 // The staged form (16-bit types, every row segment a multiple of 16 bytes, the tile's W fitting
@@ -317,7 +275,7 @@ __global__ void __launch_bounds__(COLS / 8 * kGemvLanes) gemv_staged_kernel(Gemm
   __shared__ float red[NB][kGemvLanes / kWarpRows][COLS + 1];
   __shared__ uint64_t bar;
   grid_launch_dependents();
-  const GemvTile w = gemv_tile<COLS>(g, blockIdx.x);
+  const GemvTile w = gemv_tile<COLS>(g);
   const int tid = threadIdx.x, cg = tid % kCG, lane = tid / kCG;
   const uint32_t depth = w.depth, bytes = w.n_count * uint32_t(sizeof(T));
   float* xs = reinterpret_cast<float*>(gemv_smem + size_t(NB) * depth_max * kPitch);

@@ -83,10 +83,6 @@ struct DevicePlan::Impl {
   // kernel computes its tiles instead of reading these lists (same tiles, same order).
   bool decode_law = false;
   uint32_t decode_depth_max = 0;  // the deepest decode tile's reduction (rows of W), for shared memory
-  // The one-launch FFN decode's counters where this plan is its down projection (ffn_decode.cuh):
-  // 2 + q of them, 128 bytes apart, zero between calls; allocated with the plan (never inside a
-  // graph capture).
-  detail::DeviceBuffer<uint32_t> ffn_sync;
 };
 
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.

@@ -111,7 +111,6 @@ DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::mak
     (cols == 64 ? impl_->decode : impl_->decode32).upload(items, terms);
   }
   impl_->decode_law = detail::diagonal_plus_row_law(plan_);
-  if (impl_->decode_law) impl_->ffn_sync.upload(std::vector<uint32_t>((2 + q) * 32, 0u));  // ffn_decode.cuh kFfnSyncStride
 }
 
 DevicePlan::~DevicePlan() = default;

@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "ffn_decode.cuh"
 #include "launch_common.cuh"
 #include "validate.hpp"
 
@@ -32,7 +31,6 @@ std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_decode_deep{true};
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
-std::atomic<bool> g_ffn_decode_fused{true};
 
 // after_prior: launched with programmatic dependent launch (PDL) on the kernel before it in the
 // stream (the FFN decode's down projection after gate/up): it starts while that kernel runs, issues
@@ -242,53 +240,6 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   launch_gemv_shape<T, NB, EPI>(i, ctas, la, after_prior, s);
 }
 
-// The one-launch FFN decode (ffn_decode.cuh) where it applies: both plans on the law, a 16-bit
-// type, the register staging, and its grid resident at once (else the down tiles past the first
-// wave start their W loads only after gate/up; the first measurement, Qwen3-8B's pair at one CTA
-// per SM, 320 CTAs, ran 18.8 against 11.7 µs). Its shapes are the two launches' (choose_shape), so
-// that only the dependency differs. launch = false: only the answer.
-template <typename T>
-bool fused_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type, GemmArgs a, GemmArgs b, cudaStream_t s,
-                  bool launch) {
-  if (!g_ffn_decode_fused || g_decode_staging != DecodeStaging::registers || !up.impl().decode_law ||
-      !down.impl().decode_law || down.impl().ffn_sync.size() != (kFfnSyncHead + down.q()) * size_t(kFfnSyncStride))
-    return false;
-  bool took = false;
-  if constexpr (is_tensor_core_type<T>()) {
-    const size_t gi = choose_shape<T, 2, kSiluMul>(up, type), di = choose_shape<T, 1, kStore>(down, type);
-    const uint32_t gu_cols = shape_list<2>()[gi].cols, dn_cols = shape_list<1>()[di].cols;
-    a.decode_law = DecodeLaw{up.plan().input_widths[0], up.plan().output_widths[0], type};
-    b.decode_law = DecodeLaw{down.plan().input_widths[0], down.plan().output_widths[0], type};
-    a = with_list(a, up.impl().decode, 0), b = with_list(b, down.impl().decode, 0);  // not read on the law
-    FfnDecodeArgs f;
-    f.gu_tiles = shape_ctas(up, type, gu_cols), f.dn_tiles = shape_ctas(down, type, dn_cols);
-    f.gu_per_group = (up.plan().output_widths[0] + gu_cols - 1) / gu_cols;
-    f.groups = down.q(), f.type = type;
-    f.sync = down.impl().ffn_sync.get();
-    visit_shape<2>(gi, [&](auto gu) {
-      visit_shape<1>(di, [&](auto dn) {
-        using GU = decltype(gu);
-        using DN = decltype(dn);
-        constexpr int threads = ffn_decode_threads<GU, DN>();
-        constexpr uint32_t gu_side = threads / (GU::cols / 8 * GU::lanes), dn_side = threads / (DN::cols / 8 * DN::lanes);
-        const uint32_t ctas = (f.gu_tiles + gu_side - 1) / gu_side + (f.dn_tiles + dn_side - 1) / dn_side;
-        static const uint32_t per_sm = [] {
-          int n = 0;
-          check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, ffn_decode_kernel<T, GU, DN>, threads, 0),
-                     "cudaOccupancyMaxActiveBlocksPerMultiprocessor(ffn_decode_kernel)");
-          return uint32_t(std::max(n, 1));
-        }();
-        if (ctas > per_sm * multiprocessors()) return;
-        took = true;
-        if (!launch) return;
-        ffn_decode_kernel<T, GU, DN><<<ctas, threads, 0, s>>>(a, b, f);
-        check_cuda(cudaGetLastError(), "ffn_decode_kernel launch");
-      });
-    });
-  }
-  return took;
-}
-
 void check_type(const char* call, const DevicePlan& p, uint32_t type) {
   if (type >= p.q())
     throw std::invalid_argument(std::string(call) + ": type " + std::to_string(type) +
@@ -314,14 +265,6 @@ std::string decode_shape_name(DecodeShape s) {
 }
 
 void set_decode_rule(DecodeRule r) { g_decode_rule = r; }
-
-bool ffn_decode_fused_applies(const DevicePlan& up, const DevicePlan& down, DType dtype) {
-  bool fused = false;
-  dispatch_dtype(dtype, [&](auto tag) { fused = fused_decode<decltype(tag)>(up, down, 0, {}, {}, nullptr, false); });
-  return fused;
-}
-void set_ffn_decode_fused(bool on) { g_ffn_decode_fused = on; }
-bool ffn_decode_fused() { return g_ffn_decode_fused; }
 
 void set_decode_shapes(DecodeShape one_matrix, DecodeShape two_matrices) {
   const auto index = [](DecodeShape d, const std::vector<DecodeShape>& list, int m) {
@@ -438,14 +381,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   a.A = x.data;
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = h.data;
-  GemmArgs b;  // the down projection: in the same launch, or PDL after gate/up
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
+  GemmArgs b;  // the down projection, PDL after gate/up: it reads h only after that grid is done
   b.A = h.data;
   b.B0 = Wd.data, b.ldb = down.N();
   b.C = y.data;
-  bool fused = false;
-  dispatch_dtype(x.dtype, [&](auto tag) { fused = fused_decode<decltype(tag)>(up, down, type, a, b, stream, true); });
-  if (fused) return;
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
   dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, g_decode_pdl); });
 }
 

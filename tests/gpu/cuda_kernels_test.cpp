@@ -111,22 +111,6 @@ TEST(SanitizerSmall, NarrowFfnOneKernel) {
   set_narrow_ffn_stages(2);
   set_narrow_ffn_run(0);
 }
-// The one-launch FFN decode (ffn_decode.cuh) under the sanitizers: its counters and the wait of a
-// down tile for the gate/up tiles of its two h groups; partial tiles (152 = 9 · 16 + 8) and the
-// rule's shapes, then 16-column shapes on both sides (q = 16, 32 -> 256: 256 gate/up tiles).
-TEST(SanitizerSmall, FfnDecodeOneLaunch) {
-  set_ffn_decode_fused(true);
-  uint64_t seed = 1990;
-  for (const bool sixteen : {false, true}) {
-    if (sixteen) set_decode_shapes({16, 64, 4}, {16, 64, 8});
-    const std::string at = sixteen ? "-16x64" : "";
-    run_conformance({"complete:8/ffn-decode-one-launch" + at, complete_table(8), same(8, 40), same(8, 152)}, DType::bf16,
-                    false, 8 * 3, seed++, kFfn);
-    run_conformance({"complete:16/ffn-decode-one-launch" + at, complete_table(16), same(16, 32), same(16, 256)}, DType::f16,
-                    false, 16 * 2, seed++, kFfn);
-  }
-  set_decode_shapes({}, {});
-}
 TEST(SanitizerSmall, NarrowLawTiles) {
   struct Variant {
     uint32_t bn;

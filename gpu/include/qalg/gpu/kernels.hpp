@@ -148,16 +148,8 @@ void set_narrow_ffn_stages(int stages);
 void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatrix& X,
                const DeviceMatrix& Wg, const DeviceMatrix& Wu, const DeviceMatrix& Wd,
                const DeviceMatrix& H, const DeviceMatrix& Y, cudaStream_t stream = nullptr);
-// The decode form (one row of type `type`). On the complete-graph law in 16-bit types with the
-// register staging, gate/up and down run in one launch (gpu/cuda/ffn_decode.cuh): a down tile
-// waits, by counters in the down plan, only for the gate/up tiles of the two h groups it reads;
-// one such call at a time per down plan (as for split-K's scratch). Otherwise, or with
-// set_ffn_decode_fused(false), the down projection is a second launch by programmatic dependent
-// launch: it starts while gate/up runs and reads h only once gate/up has finished.
-// ffn_decode_fused_applies: whether this call would take the one launch now.
-bool ffn_decode_fused_applies(const DevicePlan& up, const DevicePlan& down, DType dtype);
-void set_ffn_decode_fused(bool on);  // process-wide; default on
-bool ffn_decode_fused();
+// The decode form (one row of type `type`). The down projection is launched with programmatic
+// dependent launch: it starts while gate/up runs and reads h only once gate/up has finished.
 void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t type,
                       const DeviceMatrix& x, const DeviceMatrix& Wg, const DeviceMatrix& Wu,
                       const DeviceMatrix& Wd, const DeviceMatrix& h, const DeviceMatrix& y,
