@@ -79,6 +79,17 @@ class Bench {
     GraphCall kcopy(s_, [&](cudaStream_t s) { gpu::device_copy(a.p, b.p, n, s); });
     // The better of cudaMemcpy and a 16-byte-vector copy kernel, counting bytes read + written.
     bw_ = 2.0 * n / (std::min(timer_->alone(copy, false, 10).median, timer_->alone(kcopy, false, 10).median) * 1e-6);
+    {  // L2 read bandwidth: 16 MiB (inside the 50 MB L2) read 32 times over by every SM. A third
+       // ceiling, for the kernels whose L2-to-SM traffic (operand blocks read by many CTAs) is
+       // several times their DRAM bytes: the square products and the wide-reduction gate/up.
+      const uint64_t l2n = uint64_t(16) << 20;
+      const int passes = 32;
+      Buf src(l2n, 1, 1), sum(8, 1, 1);
+      gpu::fill_random_bf16(src.p, l2n / 2, 3, 1.0f, s_);
+      auto* acc = static_cast<unsigned long long*>(sum.p);
+      GraphCall l2(s_, [&](cudaStream_t s) { gpu::device_l2_read(src.p, l2n, passes, acc, s); });
+      l2_bw_ = double(l2n) * passes / (timer_->alone(l2, false, 10).median * 1e-6);
+    }
     const int d = 8192;
     Buf x(d, d), w(d, d), y(d, d);
     gpu::fill_random_bf16(x.p, uint64_t(d) * d, 1, 1.0f, s_);
@@ -88,10 +99,11 @@ class Bench {
     GraphCall g(s_, call);
     rate_ = 2.0 * d * d * double(d) / (timer_->alone(g, false, 10).median * 1e-6);
     std::cout << "# GPU " << gpu_name_ << ": copy " << bw_ / 1e12 << " TB/s (read+write), bf16 GEMM "
-              << rate_ / 1e12 << " TFLOP/s (" << impl << ")\n";
+              << rate_ / 1e12 << " TFLOP/s (" << impl << "), L2 read " << l2_bw_ / 1e12 << " TB/s (16 MiB)\n";
     // Ceiling rows: the value sits in the dense_warm_us column.
     csv_ << "ceiling,copy_bandwidth_TBps," << gpu_name_ << ",,,,,,," << bw_ / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
     csv_ << "ceiling,bf16_gemm_TFLOPs," << gpu_name_ << ",,,,,,," << rate_ / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
+    csv_ << "ceiling,l2_read_TBps," << gpu_name_ << ",,,,,,," << l2_bw_ / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
   }
 
   // interval: types τ(p) = ⌊p / (M/q)⌋ (each type's rows consecutive) instead of cyclic (a probe).
@@ -228,7 +240,7 @@ class Bench {
   cudaEvent_t fork_ = nullptr, join_ = nullptr;
   std::ofstream csv_;
   std::string gpu_name_;
-  double bw_ = 0, rate_ = 0;
+  double bw_ = 0, rate_ = 0, l2_bw_ = 0;  // l2_bw_: reported, not in floor_us (the floor stays DRAM and matrix rate)
   int failures_ = 0;
 };
 

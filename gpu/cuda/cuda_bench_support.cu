@@ -54,7 +54,32 @@ __global__ void copy_kernel(const uint4* src, uint4* dst, uint64_t n) {
   for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < n; e += uint64_t(gridDim.x) * blockDim.x)
     dst[e] = src[e];
 }
+// Sums every 16-byte chunk of src (two 64-bit words, wrapping), `passes` times over, loaded from
+// L2 (ld.global.cg, past L1); one atomicAdd per CTA. The sum is what makes the loads observable,
+// and lets a test check that every byte was read `passes` times.
+__global__ void l2_read_kernel(const uint4* src, uint64_t n, int passes, unsigned long long* sum) {
+  unsigned long long s = 0;
+  for (int p = 0; p < passes; ++p)
+    for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < n; e += uint64_t(gridDim.x) * blockDim.x) {
+      const uint4 v = __ldcg(src + e);
+      s += (uint64_t(v.y) << 32 | v.x) + (uint64_t(v.w) << 32 | v.z);
+    }
+  for (int o = 16; o > 0; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
+  __shared__ unsigned long long warp_sum[32];
+  if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long t = 0;
+    for (unsigned w = 0; w < blockDim.x / 32; ++w) t += warp_sum[w];
+    atomicAdd(sum, t);
+  }
+}
 }  // namespace
+
+void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream) {
+  l2_read_kernel<<<132 * 4, 1024, 0, stream>>>(static_cast<const uint4*>(src), bytes / 16, passes, sum);
+  detail::check_cuda(cudaGetLastError(), "l2_read_kernel launch");
+}
 
 void device_copy(const void* src, void* dst, uint64_t bytes, cudaStream_t stream) {
   copy_kernel<<<132 * 16, 512, 0, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), bytes / 16);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda_conformance.hpp"
+#include "qalg/gpu/cuda_bench_support.hpp"
 #include "qalg/gpu/lowering.hpp"
 #include "qalg/gpu/table_data.hpp"
 #include "gpu/table_builders.hpp"
@@ -110,6 +111,29 @@ TEST(SanitizerSmall, NarrowFfnOneKernel) {
   }
   set_narrow_ffn_stages(2);
   set_narrow_ffn_run(0);
+}
+// The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
+// the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
+// no grid stride divides (65539 chunks of 16 bytes) and for one pass.
+TEST(BenchProbes, L2ReadSumsEveryChunkPassesTimes) {
+  std::mt19937_64 rng(77);
+  for (const auto& [chunks, passes] : std::vector<std::pair<uint64_t, int>>{{65539, 3}, {4096, 1}}) {
+    std::vector<uint64_t> words(2 * chunks);
+    unsigned long long expect = 0;
+    for (uint64_t& w : words) w = rng(), expect += w;
+    expect *= unsigned(passes);
+    void* src = nullptr;
+    unsigned long long* sum = nullptr;
+    cuda_ok(cudaMalloc(&src, words.size() * 8), "cudaMalloc");
+    cuda_ok(cudaMalloc(&sum, 8), "cudaMalloc");
+    cuda_ok(cudaMemcpy(src, words.data(), words.size() * 8, cudaMemcpyHostToDevice), "upload");
+    cuda_ok(cudaMemset(sum, 0, 8), "cudaMemset");
+    device_l2_read(src, chunks * 16, passes, sum, nullptr);
+    unsigned long long got = 0;
+    cuda_ok(cudaMemcpy(&got, sum, 8, cudaMemcpyDeviceToHost), "download");
+    EXPECT_EQ(got, expect) << chunks << " chunks, " << passes << " passes";
+    cudaFree(src), cudaFree(sum);
+  }
 }
 TEST(SanitizerSmall, NarrowLawTiles) {
   struct Variant {

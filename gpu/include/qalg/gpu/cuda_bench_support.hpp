@@ -13,6 +13,11 @@ void dense_silu_mul_bf16(const void* GU, void* H, uint64_t M, uint64_t F, cudaSt
 // Copies `bytes` (a multiple of 16) with 16-byte loads and stores: the copy-bandwidth probe.
 void device_copy(const void* src, void* dst, uint64_t bytes, cudaStream_t stream);
 
+// The L2 read-bandwidth probe: reads `bytes` (a multiple of 16, small enough to stay in L2) from
+// L2 `passes` times with 16-byte ld.global.cg loads over every SM, adding their 64-bit words
+// (wrapping) into *sum (device memory, not cleared): sum += passes · Σ words.
+void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream);
+
 // Fills n BF16 values with a hashed pseudo-random N(0, 1)-like sequence times `scale` (uniform
 // sums, no cuRAND needed); different seeds give independent data.
 void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream);
