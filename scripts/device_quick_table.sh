@@ -22,7 +22,7 @@ QALG_GPU_RESULTS="$R/conformance.csv" timeout 150 "$B/test_gpu_cuda" --gtest_bri
 echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/conformance.log" | tail -3 | tr '\n' ' ')"
 echo "conformance rows: $(($(wc -l <"$R/conformance.csv") - 1)), failures: $(grep -c FAIL "$R/conformance.csv")"
 PEER=0 timeout 150 bash scripts/gpu_bench.sh "$R/bench" table >"$R/bench.log" 2>&1
-echo "bench ($((SECONDS - t0)) s):"; grep -E "^table " "$R/bench.log" | cut -c1-140
+echo "bench ($((SECONDS - t0)) s):"; grep -E "^# GPU" "$R/bench.log" | head -1; grep -E "^table " "$R/bench.log" | cut -c1-140
 if [ "$(left)" -gt 45 ] && [ -f .gpu-carry/triton_qproj.py ]; then
   PYTHONUNBUFFERED=1 timeout $(( $(left) - 25 )) python3 .gpu-carry/triton_qproj.py table1 >"$R/bench/peer.jsonl" \
     2>"$R/bench/peer_table1.err"
