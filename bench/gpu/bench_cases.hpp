@@ -64,6 +64,7 @@ class Bench {
     cudaDeviceProp prop{};
     ok(cudaGetDeviceProperties(&prop, 0), "device properties");
     gpu_name_ = prop.name;
+    l2_bytes_ = prop.l2CacheSize;
     csv_.open(o_.out);
     csv_ << "suite,kind,shape,M,D,F,q,variant,dense_impl,dense_warm_us,dense_warm_p10,dense_warm_p90,"
             "alg_warm_us,alg_warm_p10,alg_warm_p90,dense_flush_us,alg_flush_us,alg_flush_p10,"
@@ -79,16 +80,17 @@ class Bench {
     GraphCall kcopy(s_, [&](cudaStream_t s) { gpu::device_copy(a.p, b.p, n, s); });
     // The better of cudaMemcpy and a 16-byte-vector copy kernel, counting bytes read + written.
     bw_ = 2.0 * n / (std::min(timer_->alone(copy, false, 10).median, timer_->alone(kcopy, false, 10).median) * 1e-6);
-    {  // L2 read bandwidth: 16 MiB (inside the 50 MB L2) read 32 times over by every SM. A third
-       // ceiling, for the kernels whose L2-to-SM traffic (operand blocks read by many CTAs) is
-       // several times their DRAM bytes: the square products and the wide-reduction gate/up.
-      const uint64_t l2n = uint64_t(16) << 20;
+    {  // L2 read bandwidth: a third of the device's L2 (at most 16 MiB) read 32 times over by every
+       // SM. A third ceiling, for the kernels whose L2-to-SM traffic (operand blocks read by many
+       // CTAs) is several times their DRAM bytes: the square products and the wide-reduction gate/up.
+      const uint64_t l2n = std::min<uint64_t>(uint64_t(16) << 20, uint64_t(l2_bytes_) / 3) / 16 * 16;
       const int passes = 32;
       Buf src(l2n, 1, 1), sum(8, 1, 1);
       gpu::fill_random_bf16(src.p, l2n / 2, 3, 1.0f, s_);
       auto* acc = static_cast<unsigned long long*>(sum.p);
       GraphCall l2(s_, [&](cudaStream_t s) { gpu::device_l2_read(src.p, l2n, passes, acc, s); });
       l2_bw_ = double(l2n) * passes / (timer_->alone(l2, false, 10).median * 1e-6);
+      l2_read_bytes_ = l2n;
     }
     const int d = 8192;
     Buf x(d, d), w(d, d), y(d, d);
@@ -99,7 +101,8 @@ class Bench {
     GraphCall g(s_, call);
     rate_ = 2.0 * d * d * double(d) / (timer_->alone(g, false, 10).median * 1e-6);
     std::cout << "# GPU " << gpu_name_ << ": copy " << bw_ / 1e12 << " TB/s (read+write), bf16 GEMM "
-              << rate_ / 1e12 << " TFLOP/s (" << impl << "), L2 read " << l2_bw_ / 1e12 << " TB/s (16 MiB)\n";
+              << rate_ / 1e12 << " TFLOP/s (" << impl << "), L2 read " << l2_bw_ / 1e12 << " TB/s ("
+              << l2_read_bytes_ / 1048576.0 << " MiB of the " << l2_bytes_ / 1048576.0 << " MiB L2)\n";
     // Ceiling rows: the value sits in the dense_warm_us column.
     csv_ << "ceiling,copy_bandwidth_TBps," << gpu_name_ << ",,,,,,," << bw_ / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
     csv_ << "ceiling,bf16_gemm_TFLOPs," << gpu_name_ << ",,,,,,," << rate_ / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
@@ -241,6 +244,8 @@ class Bench {
   std::ofstream csv_;
   std::string gpu_name_;
   double bw_ = 0, rate_ = 0, l2_bw_ = 0;  // l2_bw_: reported, not in floor_us (the floor stays DRAM and matrix rate)
+  int l2_bytes_ = 0;                        // the device's L2 (cudaDeviceProp::l2CacheSize)
+  uint64_t l2_read_bytes_ = 0;              // the probe's buffer
   int failures_ = 0;
 };
 

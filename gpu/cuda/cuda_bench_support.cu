@@ -1,6 +1,9 @@
 // Dense SiLU(g)·u for the dense gated-FFN peer of the benchmarks (cuda_bench_support.hpp).
 #include <cuda_bf16.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "device_impl.hpp"
 #include "mma_primitives.cuh"
 #include "qalg/gpu/cuda_bench_support.hpp"
@@ -77,7 +80,14 @@ __global__ void l2_read_kernel(const uint4* src, uint64_t n, int passes, unsigne
 }  // namespace
 
 void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream) {
-  l2_read_kernel<<<132 * 4, 1024, 0, stream>>>(static_cast<const uint4*>(src), bytes / 16, passes, sum);
+  if (src == nullptr || sum == nullptr) throw std::invalid_argument("device_l2_read: src and sum must be device pointers, got null");
+  if (bytes == 0 || bytes % 16 != 0)
+    throw std::invalid_argument("device_l2_read: bytes must be a positive multiple of 16, got " + std::to_string(bytes));
+  if (passes < 1) throw std::invalid_argument("device_l2_read: passes must be at least 1, got " + std::to_string(passes));
+  int dev = 0, sms = 0;
+  detail::check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+  detail::check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "multiprocessor count");
+  l2_read_kernel<<<unsigned(sms) * 2, 1024, 0, stream>>>(static_cast<const uint4*>(src), bytes / 16, passes, sum);
   detail::check_cuda(cudaGetLastError(), "l2_read_kernel launch");
 }
 

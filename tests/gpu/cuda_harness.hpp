@@ -129,6 +129,17 @@ struct DevFloats {
 
 // Integer-valued inputs in [-lim, lim] (exact in every dtype; FP32 sums stay exact), or
 // Gaussian inputs scaled by `scale`, already on the dtype's grid.
+// The message of the std::invalid_argument f() throws, or "(no error)".
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 inline std::vector<float> integer_values(std::mt19937_64& rng, size_t n, int lim) {
   std::uniform_int_distribution<int> d(-lim, lim);
   std::vector<float> v(n);

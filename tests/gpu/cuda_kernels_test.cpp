@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -134,6 +135,19 @@ TEST(BenchProbes, L2ReadSumsEveryChunkPassesTimes) {
     EXPECT_EQ(got, expect) << chunks << " chunks, " << passes << " passes";
     cudaFree(src), cudaFree(sum);
   }
+  // Bad input is refused before any launch, naming what is wrong.
+  void* p = nullptr;
+  unsigned long long* s = nullptr;
+  cuda_ok(cudaMalloc(&p, 64), "cudaMalloc");
+  cuda_ok(cudaMalloc(&s, 8), "cudaMalloc");
+  EXPECT_EQ(error_of([&] { device_l2_read(p, 40, 1, s, nullptr); }),
+            "device_l2_read: bytes must be a positive multiple of 16, got 40");
+  EXPECT_EQ(error_of([&] { device_l2_read(p, 0, 1, s, nullptr); }),
+            "device_l2_read: bytes must be a positive multiple of 16, got 0");
+  EXPECT_EQ(error_of([&] { device_l2_read(p, 64, 0, s, nullptr); }), "device_l2_read: passes must be at least 1, got 0");
+  EXPECT_EQ(error_of([&] { device_l2_read(nullptr, 64, 1, s, nullptr); }),
+            "device_l2_read: src and sum must be device pointers, got null");
+  cudaFree(p), cudaFree(s);
 }
 TEST(SanitizerSmall, NarrowLawTiles) {
   struct Variant {

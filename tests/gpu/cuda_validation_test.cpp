@@ -29,15 +29,6 @@ namespace {
   return ::testing::AssertionSuccess();
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 struct Fixture : ::testing::Test {
   DevicePlan plan{lower_table(complete_table(4), {16, 16, 16, 16}, {8, 8, 8, 8})};

@@ -15,7 +15,9 @@ void device_copy(const void* src, void* dst, uint64_t bytes, cudaStream_t stream
 
 // The L2 read-bandwidth probe: reads `bytes` (a multiple of 16, small enough to stay in L2) from
 // L2 `passes` times with 16-byte ld.global.cg loads over every SM, adding their 64-bit words
-// (wrapping) into *sum (device memory, not cleared): sum += passes · Σ words.
+// (wrapping) into *sum (device memory, not cleared): sum += passes · Σ words. Throws
+// std::invalid_argument, before any launch, for null pointers, a size that is 0 or not a multiple
+// of 16, or passes < 1.
 void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream);
 
 // Fills n BF16 values with a hashed pseudo-random N(0, 1)-like sequence times `scale` (uniform
