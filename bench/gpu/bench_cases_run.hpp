@@ -31,6 +31,8 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
   for (gpu::TileConfig tc : gpu::forward_tiles_for_vector_width(plan.vector_width())) {
     // The narrow-group law tile runs as itself only on its plans (elsewhere it is 64x128w4 again).
     if (tc.engine == gpu::TileEngine::narrow_law && !gpu::narrow_law_applies(batch)) continue;
+    // The paired tiles likewise (elsewhere they are the lean tile of their shape, already a variant).
+    if (tc.engine == gpu::TileEngine::wgmma_ws_pair && !gpu::paired_tiles_apply(batch, tc)) continue;
     const std::string name = "fused-" + gpu::tile_name(tc);
     // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
     if (const char* only = std::getenv("QALG_BENCH_VARIANTS"); only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)

@@ -10,7 +10,7 @@ import csv
 import re
 import sys
 
-ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many", "wmr": "wgmma_many_rows", "wl": "wgmma_many_lean", "wsl": "wgmma_ws_lean", "nl": "narrow_law"}
+ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many", "wmr": "wgmma_many_rows", "wl": "wgmma_many_lean", "wsl": "wgmma_ws_lean", "wsp": "wgmma_ws_pair", "nl": "narrow_law"}
 best = {}  # (D, F, q, M) -> fastest row over the runs, in first-seen order
 trained = {}  # the same from training rows ("ws64x192+dX-wm+dW-wm": the forward tile comes first)
 for path in sys.argv[1:]:

@@ -63,6 +63,10 @@ struct WorkList {
   DeviceBuffer<float> partial;
   DeviceBuffer<uint32_t> arrivals;
   uint32_t slot_count = 0;
+  // Forward lists: items 2p and 2p + 1 are the two row halves of one tile column (same column tile,
+  // same terms), the count is even and every term is a whole number of 64-row steps, so a cluster
+  // of two CTAs can share each W step by multicast (wgs_gemm.cuh CL = 2, the "wsp" tiles).
+  bool pairs = false;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);

@@ -276,6 +276,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
   wl.upload(items, terms);
+  if (kind == ListKind::forward) wl.pairs = detail::items_pair(items, terms);
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));

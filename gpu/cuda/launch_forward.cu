@@ -63,11 +63,12 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // and both operands come through the grouped maps instead (wgs_gemm.cuh kGroupedTma; widths that
 // are multiples of 64 keep the measured path unchanged).
 // EPI = kSiluMul: the gated FFN's gate (a.B0) and up (a.B1) in one kernel, H = SiLU(gate)·up.
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore>
+// CL = 2: clusters of two CTAs sharing W by multicast (the list must pair: WorkList::pairs).
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                cudaStream_t stream) {
   if (wl.count == 0) return;
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL>;
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
@@ -75,7 +76,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   const bool grouped = (EPI == kStore || EPI == kSiluMul) && s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
   const uint32_t q = grouped ? uint32_t(K / s) : 0;
   const CUtensorMap m64 = grouped ? tensor_map_grouped_rows(a.B0, dt, s, q, N) : tensor_map_2d(a.B0, dt, K, N, 64, 64);
-  const CUtensorMap m8 = tensor_map_2d(a.B0, dt, K, N, 8, 64);
+  // CL = 2: every step is a whole box, and each CTA of a pair copies 32 of its 64 rows
+  const CUtensorMap m8 = tensor_map_2d(a.B0, dt, K, N, CL > 1 ? 32 : 8, 64);
   const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
   const CUtensorMap mA = !rows_tma ? m8
@@ -87,6 +89,25 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
   const CUtensorMap u8 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 8, 64) : m8;
+  if constexpr (CL > 1) {
+    if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = CL, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg{};
+    cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
+    // as many clusters as fit at once (an SM's CTAs pair only within its GPC), each taking pairs of items
+    static const uint32_t clusters = [&] {
+      int n = 0;
+      cfg.gridDim = dim3(CL * 132);
+      check_cuda(cudaOccupancyMaxActiveClusters(&n, kernel, &cfg), "cudaOccupancyMaxActiveClusters");
+      return uint32_t(std::max(n, 1));
+    }();
+    cfg.gridDim = dim3(std::min(wl.count / CL, clusters) * CL);
+    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, copy, 0u),
+               "wgs_forward_kernel launch (pairs)");
+    return;
+  }
   kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
                                                                   u64, u8, copy, grouped ? s : 0u);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
@@ -102,6 +123,12 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
       if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, M, K, N, f, s, stream), true;
       if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s, stream), true;
     }
+  }
+  if (t.engine == TileEngine::wgmma_ws_pair) {  // the lean tiles in pairs where the list pairs; else lean
+    if (wl.pairs && t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4, kStore, 2>(wl, a, M, K, N, f, s, stream), true;
+    if (wl.pairs && t.bm == 64 && t.bn == 128)
+      return launch_ws<T, 64, 128, 3, 0, 3, kStore, 2>(wl, a, M, K, N, f, s, stream), true;
+    t.engine = TileEngine::wgmma_ws_lean;
   }
   if (t.engine == TileEngine::wgmma_ws_lean) {  // 3 / 3 / 2 stages: 4, 3 and 3 CTAs per SM
     if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s, stream), true;
@@ -123,6 +150,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
 bool is_compiled_ws_tile(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws_resident) return t.bm == 64 && (t.bn == 128 || t.bn == 192);
   if (t.engine == TileEngine::wgmma_ws_lean) return t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192);
+  if (t.engine == TileEngine::wgmma_ws_pair) return t.bm == 64 && (t.bn == 64 || t.bn == 128);
   // (ws64x256 was dropped in the sixth session: never picked, slowest of all on every shape.)
   return (t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192)) || (t.bm == 128 && t.bn == 128);
 }
@@ -199,7 +227,7 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
         throw std::invalid_argument("forward: no compiled type-group tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
-          t.engine == TileEngine::wgmma_ws_lean) {
+          t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
         if (launch_fused_ws<T>(b.plan(), wl, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
@@ -287,6 +315,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws) return "ws" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_lean) return "wsl" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws_pair) return "wsp" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
@@ -319,9 +348,9 @@ void set_forward_tiles(TileConfig t) {
     g_bm = t.bm, g_bn = t.bn, g_warps = warps, g_engine = uint32_t(t.engine);
   };
   if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
-      t.engine == TileEngine::wgmma_ws_lean)
+      t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair)
     return accept(is_compiled_ws_tile(t), "warp-specialised",
-                  "ws: 64x64, 64x128, 64x192, 128x128; wr: 64x128, 64x192; wsl: 64x64, 64x128, 64x192",
+                  "ws: 64x64, 64x128, 64x192, 128x128; wr: 64x128, 64x192; wsl: 64x64, 64x128, 64x192; wsp: 64x64, 64x128",
                   t.bm / 16 + 1);
   if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows ||
       t.engine == TileEngine::wgmma_many_lean)
@@ -351,17 +380,25 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width) {
 std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
                  wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows, wl = TileEngine::wgmma_many_lean,
-                 wsl = TileEngine::wgmma_ws_lean;
+                 wsl = TileEngine::wgmma_ws_lean, wsp = TileEngine::wgmma_ws_pair;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 128, 4, wg}, {128, 128, 8, wg},
                                {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {128, 128, 9, ws},
                                {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
                                {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr},
                                {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}, {64, 64, 5, wsl},
-                               {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 128, 4, TileEngine::narrow_law},
+                               {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 64, 5, wsp}, {64, 128, 5, wsp},
+                               {64, 128, 4, TileEngine::narrow_law},
                                {64, 64, 8, TileEngine::narrow_law}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
   return v;
+}
+
+bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
+  if (t.engine != TileEngine::wgmma_ws_pair || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned()) return false;
+  uint32_t rmax = 0;
+  for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
+  return rmax > 32 && b.impl().list(b, ListKind::forward, t.bm, t.bn).pairs;  // as launch_fused decides
 }
 
 void set_row_formula(bool on) { g_row_formula = on; }

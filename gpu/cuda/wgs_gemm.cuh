@@ -50,6 +50,17 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
       : "memory");
 }
 
+// The same box delivered to the same shared-memory offset of every CTA in cta_mask (the cluster's
+// CTAs), each of whose barriers at bar's offset receives the bytes' completion.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int32_t col, int32_t row,
+                                                      uint64_t* bar, uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(col), "r"(row), "r"(smem_addr(bar)), "h"(cta_mask)
+      : "memory");
+}
+
 // One 64-deep forward step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the
 // stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
 // NB = 2: also times the second W tile (at sb1) into acc1, in the same commit group.
@@ -160,7 +171,17 @@ enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4 }
 // U maps are grouped too (eleventh session: before, the gated kernel never took the grouped maps,
 // so the Qwen3-4B and DeepSeek-V3 gate/up, s = 80 and 224, gathered the x rows of every partly
 // empty step by cp.async and their W by 8-row boxes). Else the U maps are unused (RES = 0).
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore>
+// CL = 2 (the paired tiles "wsp", launched in clusters of two CTAs). Why: by the seventeenth
+// session's traffic model the square product at n = 32768 reads 12.9 GB from L2 per call (5.9 TB/s
+// at 2176 us; the L2 read ceiling measured 7.7 TB/s), half of it W tiles that the two 64-row halves
+// of one 128-row type each read. Here the two CTAs of a cluster take items 2p and 2p + 1, which the
+// host has checked are such halves (same column tile, same terms: WorkList::pairs), and each copies
+// its 32-row half of every 64-column W box (tmap8 holds 32-row boxes here) into both CTAs' shared
+// memory by TMA multicast: W leaves L2 once per pair. Each CTA keeps its own x rows, stages and
+// consumers; a stage is refilled only once both CTAs' consumers have released it, so every consumer
+// warp also arrives (lane 0) on the other CTA's "empty" barrier. Every step is a whole 64-row box
+// (the host checks that every term's length is a multiple of 64): no 8-row boxes.
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
@@ -168,6 +189,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                        uint32_t copy, uint32_t s_group) {
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
+  static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
@@ -186,12 +208,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals
-      mbar_init(&empty[s], kConsumers);
+      // CL = 2: and one arrival per consumer warp of the other CTA
+      mbar_init(&empty[s], kConsumers + (CL > 1 ? kConsumers / 32 : 0));
     }
     mbar_init(res_full, 1), mbar_init(res_empty, kConsumers);
     mbar_init_fence();
   }
   __syncthreads();
+  if constexpr (CL > 1) cluster_sync();  // the other CTA's barriers exist before any multicast or arrival
 
   // The role through a shuffle (kConsumers is a multiple of 32: every lane holds lane 0's value), so
   // ptxas can tell the branch is warp-uniform, as CUTLASS's canonical_warp_group_idx does: with a
@@ -204,7 +228,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     uint64_t key = ~uint64_t(0);  // what the resident slot holds
     int64_t aoff[BM / 4];         // this lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
-      mbar_wait(&empty[stage], phase ^ 1);
+      if constexpr (CL > 1) mbar_wait_cluster(&empty[stage], phase ^ 1);
+      else mbar_wait(&empty[stage], phase ^ 1);
       if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
       return stage;
     };
@@ -305,7 +330,13 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
               else tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
             }
           }
-          if (!res && lane < BN / 64) {  // one lane per 64-column block of the W tile
+          if constexpr (CL > 1) {  // this CTA's 32-row half of each 64-column block, into both CTAs
+            if (lane < BN / 64) {  // (the rank is read where it is used: one register fewer live in the loop)
+              const uint32_t rank = cluster_ctarank();
+              tma_load_2d_multicast(sA + kABytes + lane * kWgChunk + rank * 32 * 128, &tmap8,
+                                    int32_t(w.n_begin + lane * 64), int32_t(t.a + kk + rank * 32), &full[s], 3);
+            }
+          } else if (!res && lane < BN / 64) {  // one lane per 64-column block of the W tile
             if (grouped)
               tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(kk),
                           int32_t(t.a / s_group), &full[s]);
@@ -341,6 +372,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
     finish_stage();
     cp_async_wait<0>();
+    if constexpr (CL > 1) cluster_sync();  // stay until the other CTA has made its last arrival here
     return;
   }
 
@@ -355,6 +387,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   float coef = 1.0f;
   uint32_t m_count = 0, n_begin = 0, n_count = 0;
   uint64_t row0 = 0, row1 = 0;
+  // Frees a stage for the producer (CL = 2: for both CTAs' producers; when lane 0 arrives for its
+  // warp, every lane has read the stage's header and the warpgroup's wgmma on it is complete).
+  auto release = [&](uint32_t st) {
+    mbar_arrive(&empty[st]);
+    if constexpr (CL > 1) {
+      __syncwarp();
+      if (lane == 0) mbar_arrive_remote(&empty[st], cluster_ctarank() ^ 1);
+    }
+  };
 #pragma unroll 1
   while (true) {
     mbar_wait(&full[stage], phase);
@@ -388,7 +429,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
     }
     if (h.flags & kEmpty) {
-      mbar_arrive(&empty[stage]);
+      release(stage);
     } else {
       if (h.flags & kFence) fence_proxy_async();
       const uint32_t sa = smem_base + stage * kStage;
@@ -406,13 +447,13 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       } else {
         wgmma_wait<1>();
       }
-      if (have_prev) mbar_arrive(&empty[prev]);
+      if (have_prev) release(prev);
       prev = stage, have_prev = true;
     }
     if (h.flags & kLast) {
       wgmma_wait<0>();
       fence_operands(acc);
-      if (have_prev) mbar_arrive(&empty[prev]), have_prev = false;
+      if (have_prev) release(prev), have_prev = false;
       if constexpr (NB == 2) {  // SiLU(gate)·up (an empty sum stores zeros, as SiLU(0)·0)
         fence_operands(acc1);
         store_values<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, g.C, g.ldc, row0, row1,
@@ -423,6 +464,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     }
     if (++stage == STAGES) stage = 0, phase ^= 1;
   }
+  if constexpr (CL > 1) cluster_sync();
 }
 
 }  // namespace qalg::gpu::detail

@@ -287,6 +287,21 @@ enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };
 enum Epilogue : int { kStore = 0, kStoreF32 = 1, kDiagAdd = 2, kSiluMul = 3 };
 
 // Kernel arguments (by value). Leading dimensions in elements.
+// Whether a forward list pairs (WorkList::pairs): an even count, items 2p and 2p + 1 with the same
+// column tile and the same terms (build_forward emits a type's 64-row chunks one after the other),
+// and every term a whole number of 64-row steps. Empty lists do not pair.
+inline bool items_pair(const std::vector<WorkItem>& items, const std::vector<Term>& terms) {
+  if (items.empty() || items.size() % 2) return false;
+  for (size_t p = 0; p < items.size(); p += 2) {
+    const WorkItem &a = items[p], &b = items[p + 1];
+    if (a.n_begin != b.n_begin || a.n_count != b.n_count || a.term_begin != b.term_begin || a.term_count != b.term_count)
+      return false;
+  }
+  for (const Term& t : terms)
+    if (t.len % 64) return false;
+  return true;
+}
+
 struct GemmArgs {
   const WorkItem* items = nullptr;
   const Term* terms = nullptr;

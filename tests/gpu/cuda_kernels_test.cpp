@@ -369,13 +369,13 @@ namespace {
 // when the batch's rows have a closed form (cyclic types with q | M in random mode, interval types
 // in the square product; integer mode's random types keep the cp.async gather): input widths 40 and
 // 200 end in partial steps, which stay on cp.async.
-// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl) set as the forward tile,
-// integer and random inputs; the process default afterwards.
+// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl, wsp) set as the forward
+// tile, integer and random inputs; the process default afterwards.
 template <class F>
 void each_warp_specialised_tile(F&& f) {
   for (const TileConfig& t : compiled_forward_tiles()) {
     if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident &&
-        t.engine != TileEngine::wgmma_ws_lean)
+        t.engine != TileEngine::wgmma_ws_lean && t.engine != TileEngine::wgmma_ws_pair)
       continue;
     set_forward_tiles(t);
     for (bool integer : {true, false}) f(t, integer);
@@ -392,6 +392,44 @@ TEST(TypedRowsTma, WarpSpecialisedTilesMatchTheReference) {
     run_conformance({"complete:4/typed-rows-square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
                     DType::bf16, integer, 512, seed++, kSquare);
   });
+}
+
+// The paired tiles (wsp: clusters of two CTAs that share every W step by TMA multicast) run as
+// pairs exactly where the forward list pairs, and match the reference there (rows per type 128,
+// 100 = 64 + 36, the DeepSeek-V3 expert's widths; 64- and 128-column tiles, partial column tiles)
+// and where they run the lean tile instead (three chunks per type, partial reduction steps).
+// Random inputs on cyclic types (a W half from the wrong rows or columns is far outside the
+// tolerance), and the square product exactly on integers.
+TEST(PairedTiles, PairWhereTheListPairsAndMatchTheReference) {
+  struct Shape {
+    std::string name;
+    TableData table;
+    std::vector<uint32_t> s, r;
+    uint64_t M;
+    bool pairs;
+  };
+  const std::vector<Shape> shapes = {
+      {"rows128", complete_table(4), same(4, 128), same(4, 128), 512, true},
+      {"rows100", complete_table(4), same(4, 128), {200, 384, 72, 136}, 400, true},
+      {"rows192", complete_table(4), same(4, 128), same(4, 128), 768, false},
+      {"partial-steps", complete_table(4), {64, 128, 40, 200}, same(4, 128), 512, false},
+      {"ds-v3", complete_table(16), same(16, 448), same(16, 128), 2048, true},
+  };
+  uint64_t seed = 1100;
+  for (const TileConfig& t : {TileConfig{64, 64, 5, TileEngine::wgmma_ws_pair}, TileConfig{64, 128, 5, TileEngine::wgmma_ws_pair}}) {
+    for (const Shape& sh : shapes) {
+      DevicePlan plan(lower_table(sh.table, sh.s, sh.r));
+      DeviceBatch batch(plan, cyclic_types(sh.M, uint32_t(sh.s.size())));
+      EXPECT_EQ(paired_tiles_apply(batch, t), sh.pairs) << sh.name << " " << tile_name(t);
+      EXPECT_FALSE(paired_tiles_apply(batch, TileConfig{t.bm, t.bn, 5, TileEngine::wgmma_ws_lean}));
+      set_forward_tiles(t);
+      run_conformance({"pairs/" + sh.name + "-" + tile_name(t), sh.table, sh.s, sh.r}, DType::bf16, false, sh.M,
+                      seed++, kFwdFused);
+    }
+    run_conformance({"pairs/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)}, DType::bf16, true,
+                    64, seed++, kSquare);
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});
 }
 
 // Equal input widths that are multiples of 8 but not of 64 (every term's last step partly empty):

@@ -172,13 +172,19 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // of wmr, so 3-6 CTAs share an SM (the peer's autotuned 64x64 tiles run ~7 per SM).
 // wgmma_ws_lean = the warp-specialised kernel with fewer stages (tiles "wsl"): 4 CTAs per SM at
 // 64x64, 3 at 64x128 and 64x192, 2 at 128x128 (2 stages), where wgmma_ws runs 1-3.
+// wgmma_ws_pair = the lean tiles in clusters of two CTAs (tiles "wsp", 64x64 and 64x128): the two
+// 64-row halves of a 128-row type share every W step by TMA multicast, so W is read from L2 once per
+// pair; used where the forward list pairs (rows per type a multiple of 128 in the lists' chunks,
+// every input width a multiple of 64: the square products, the q = 16 rows at M = 2048), else the
+// same lean tile runs.
 // narrow_law = the complete-graph law with input groups of at most 64 (tile "nl64x128"; see
 // narrow_law_applies below and gpu/cuda/narrow_law.cuh).
 // cublas_batched (dX and dW only, not a forward tile): the complete-graph law's backward as two
 // strided-batched cuBLAS GEMMs per product (gpu/cuda/batched_law.hpp says why and how).
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
-  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9, narrow_law = 10
+  wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9, narrow_law = 10,
+  wgmma_ws_pair = 11
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -202,6 +208,12 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width);
 // of one type and a run of whole output groups (pieces of at most 120 columns). Where it does not
 // apply (other plans, FP32), the forward runs the 64x128w4 tile.
 bool narrow_law_applies(const DeviceBatch& batch);
+// Whether the forward of this batch with tile t (a "wsp" tile) runs as pairs of CTAs sharing W
+// (WorkList::pairs: each type's rows in an even number of 64-row chunks, every input width a
+// multiple of 64, widths multiples of 8, some output group wider than 32); false for any other
+// tile. Where false, a wsp tile runs as the wsl tile of its shape. (The 16-bit dtypes only: FP32
+// runs the CUDA-core kernel whatever the tile.)
+bool paired_tiles_apply(const DeviceBatch& batch, TileConfig t);
 // (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two
 // CTAs per SM, rounded up to even, at most 16 (M = 2048 at q = 32 gets 4-8). Above 4096:
 // std::invalid_argument.
