@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
   // QALG_WS_FENCE=1: the warp-specialised forward fences before every step (to compare).
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
+  // QALG_PAIR_SCOPE=1: the paired tiles synchronise at cluster scope (to compare).
+  if (const char* v = std::getenv("QALG_PAIR_SCOPE")) qalg::gpu::set_paired_cluster_scope(std::string(v) == "1");
   // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tiles (0 = automatic, the default).
   if (const char* v = std::getenv("QALG_NARROW_RUN")) {
     try {
@@ -153,6 +155,9 @@ int main(int argc, char** argv) {
   try {
     Bench b(o);
     b.measure_ceilings();
+    std::printf("# paired tiles resident at once: wsp64x64 %u CTAs, wsp64x128 %u CTAs\n",
+                qalg::gpu::paired_tile_ctas({64, 64, 5, qalg::gpu::TileEngine::wgmma_ws_pair}),
+                qalg::gpu::paired_tile_ctas({64, 128, 5, qalg::gpu::TileEngine::wgmma_ws_pair}));
     if (o.suite == "table" || o.suite == "all") {
       for (const auto& [name, D, F, M, q] : kProjectionTable) b.projection(name, D, F, M, q, "table");
       for (const auto& [name, D, F] : kFfnShapes) {

@@ -21,6 +21,22 @@ std::atomic<uint32_t> g_bm{64}, g_bn{128}, g_warps{5}, g_engine{uint32_t(TileEng
 std::atomic<bool> g_row_formula{false};
 std::atomic<bool> g_law_grid{true};
 std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
+std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
+
+// The most clusters of CL CTAs of a kernel resident at once (an SM's CTAs pair only within its
+// GPC, so this can be less than CTAs per SM × SMs / CL). After resident_ctas (its smem attribute).
+template <typename Kernel>
+uint32_t max_clusters(Kernel kernel, int threads, size_t smem, int cl) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = cl, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(cl * multiprocessors()), cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem;
+  cfg.attrs = attr, cfg.numAttrs = 1;
+  int n = 0;
+  check_cuda(cudaOccupancyMaxActiveClusters(&n, kernel, &cfg), "cudaOccupancyMaxActiveClusters");
+  return uint32_t(std::max(n, 1));
+}
 
 // The compiled wgmma forward tiles (bm, bn); stages per tile are chosen for 1-2 CTAs per SM.
 // (64x64, 64x192, 64x256 and 128x256 were dropped in the sixth session: never the calibrated pick
@@ -84,7 +100,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
-                        (g_ws_fence_every_step ? kFenceEveryStep : 0u);
+                        (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u);
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
@@ -96,13 +112,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
     attr[0].val.clusterDim.x = CL, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
     cudaLaunchConfig_t cfg{};
     cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
-    // as many clusters as fit at once (an SM's CTAs pair only within its GPC), each taking pairs of items
-    static const uint32_t clusters = [&] {
-      int n = 0;
-      cfg.gridDim = dim3(CL * 132);
-      check_cuda(cudaOccupancyMaxActiveClusters(&n, kernel, &cfg), "cudaOccupancyMaxActiveClusters");
-      return uint32_t(std::max(n, 1));
-    }();
+    static const uint32_t clusters = max_clusters(kernel, threads, smem, CL);  // each takes pairs of items
     cfg.gridDim = dim3(std::min(wl.count / CL, clusters) * CL);
     check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, copy, 0u),
                "wgs_forward_kernel launch (pairs)");
@@ -394,6 +404,21 @@ std::vector<TileConfig> compiled_forward_tiles() {
   return v;
 }
 
+uint32_t paired_tile_ctas(TileConfig t) {
+  if (t.engine != TileEngine::wgmma_ws_pair || t.bm != 64 || (t.bn != 64 && t.bn != 128))
+    throw std::invalid_argument("paired_tile_ctas: " + tile_name(t) + " is not a compiled paired tile (wsp64x64, wsp64x128)");
+  if (t.bn == 64) {
+    auto k = wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 4, kStore, 2>;
+    constexpr size_t smem = wgs_smem_bytes<64, 64, 3, 0>();
+    resident_ctas(k, 160, smem);
+    return 2 * max_clusters(k, 160, smem, 2);
+  }
+  auto k = wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3, kStore, 2>;
+  constexpr size_t smem = wgs_smem_bytes<64, 128, 3, 0>();
+  resident_ctas(k, 160, smem);
+  return 2 * max_clusters(k, 160, smem, 2);
+}
+
 bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
   if (t.engine != TileEngine::wgmma_ws_pair || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned()) return false;
   uint32_t rmax = 0;
@@ -404,6 +429,7 @@ bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
 void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
 void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
+void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 bool law_grid_enabled() { return g_law_grid.load(); }
 bool row_formula_enabled() { return g_row_formula.load(); }
 

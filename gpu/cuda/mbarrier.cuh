@@ -42,12 +42,22 @@ __device__ __forceinline__ uint32_t cluster_ctarank() {
   asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
   return r;
 }
-__device__ __forceinline__ void mbar_arrive_remote(uint64_t* bar, uint32_t cta) {
-  asm volatile(
-      "{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n" ::"r"(smem_addr(bar)),
-      "r"(cta)
-      : "memory");
+// cluster_scope: release at cluster scope (orders this thread's earlier global stores too, e.g. an
+// epilogue's); else the default (release, CTA scope), as CUTLASS's ClusterBarrier::arrive: what
+// the waiter needs ordered is only the completed reads of this CTA's own shared memory.
+__device__ __forceinline__ void mbar_arrive_remote(uint64_t* bar, uint32_t cta, bool cluster_scope) {
+  if (cluster_scope)
+    asm volatile(
+        "{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n" ::"r"(smem_addr(bar)),
+        "r"(cta)
+        : "memory");
+  else
+    asm volatile(
+        "{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
+        "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(smem_addr(bar)),
+        "r"(cta)
+        : "memory");
 }
 __device__ __forceinline__ void mbar_wait_cluster(uint64_t* bar, uint32_t parity) {
   asm volatile(QALG_MBAR_SPIN(".acquire.cluster") ::"r"(smem_addr(bar)), "r"(parity) : "memory");

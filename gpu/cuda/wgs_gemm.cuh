@@ -148,7 +148,9 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // before; without it only steps whose x rows came by cp.async fence (with both operands by TMA the
 // mbarrier's completion already orders the copy engine's writes before wgmma's reads, the pattern
 // of CUTLASS's TMA mainloops).
-enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4 };
+// kPairClusterScope (CL = 2, eighteenth session, to compare): the producers' waits on "empty" acquire
+// and the remote arrivals release at cluster scope; else both at the default CTA scope.
+enum CopyFlags : uint32_t { kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8 };
 
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
@@ -228,7 +230,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     uint64_t key = ~uint64_t(0);  // what the resident slot holds
     int64_t aoff[BM / 4];         // this lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
-      if constexpr (CL > 1) mbar_wait_cluster(&empty[stage], phase ^ 1);
+      if (CL > 1 && (copy & kPairClusterScope)) mbar_wait_cluster(&empty[stage], phase ^ 1);
       else mbar_wait(&empty[stage], phase ^ 1);
       if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
       return stage;
@@ -393,7 +395,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     mbar_arrive(&empty[st]);
     if constexpr (CL > 1) {
       __syncwarp();
-      if (lane == 0) mbar_arrive_remote(&empty[st], cluster_ctarank() ^ 1);
+      if (lane == 0) mbar_arrive_remote(&empty[st], cluster_ctarank() ^ 1, copy & kPairClusterScope);
     }
   };
 #pragma unroll 1

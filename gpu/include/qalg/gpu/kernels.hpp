@@ -214,6 +214,12 @@ bool narrow_law_applies(const DeviceBatch& batch);
 // tile. Where false, a wsp tile runs as the wsl tile of its shape. (The 16-bit dtypes only: FP32
 // runs the CUDA-core kernel whatever the tile.)
 bool paired_tiles_apply(const DeviceBatch& batch, TileConfig t);
+// The most CTAs (clusters × 2) of the paired tile t resident at once on this device, bf16: the
+// persistent grid a wsp launch uses at most. std::invalid_argument for a tile that is not wsp.
+uint32_t paired_tile_ctas(TileConfig t);
+// The paired tiles' synchronisation at cluster scope (release on the remote arrivals, acquire on
+// the producers' waits) instead of the default CTA scope (to compare; the bench's QALG_PAIR_SCOPE=1).
+void set_paired_cluster_scope(bool on);
 // (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two
 // CTAs per SM, rounded up to even, at most 16 (M = 2048 at q = 32 gets 4-8). Above 4096:
 // std::invalid_argument.
