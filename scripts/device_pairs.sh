@@ -6,6 +6,7 @@
 # only those tests). Results under
 # OUT/pairs. Run on the GPU machine from the repository root, carrying .gpu-carry:
 #   bash scripts/device_pairs.sh $OUT "default" "scope QALG_PAIR_SCOPE=1"    (one forward suite per variant)
+#   TABLE=1 …: afterwards the table suite under the variant whose n = 32768 square was fastest
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=${1:?usage: device_pairs.sh OUT_DIR [VARIANT ...]}/pairs
@@ -32,4 +33,19 @@ for v in "${@:2}"; do
   grep -E "^# GPU|^# paired" "$R/bench_$name.log" | head -2
   grep -E "wsp|wsl64x128|wsl64x64| projection | square " "$R/bench_$name.log" | cut -c1-170 | head -80
 done
+# TABLE=1: then the table suite (no peer) under the variant with the fastest n = 32768 square
+if [ "${TABLE:-0}" = 1 ]; then
+  best="" bt=""
+  for v in "${@:2}"; do
+    set -- $v
+    us=$(grep -E " square .*n=32768" "$R/bench_$1.log" | sed -E 's/.* alg +([0-9.]+) us.*/\1/')
+    [ -n "$us" ] && { [ -z "$bt" ] || awk "BEGIN{exit !($us < $bt)}"; } && best=$v bt=$us
+  done
+  set -- $best
+  name=$1; shift
+  echo "table under $name ($*), its n = 32768 square $bt us"
+  env "$@" PEER=0 timeout 200 bash scripts/gpu_bench.sh "$R/table_$name" table >"$R/table_$name.log" 2>&1
+  echo "table rc $? ($((SECONDS - t0)) s):"
+  grep -E "^# GPU|^table " "$R/table_$name.log" | cut -c1-150
+fi
 echo "total $((SECONDS - t0)) s"

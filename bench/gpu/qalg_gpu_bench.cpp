@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
   // QALG_PAIR_SCOPE=1: the paired tiles synchronise at cluster scope (to compare).
   if (const char* v = std::getenv("QALG_PAIR_SCOPE")) qalg::gpu::set_paired_cluster_scope(std::string(v) == "1");
+  // QALG_WS_ORDER=types: the warp-specialised tiles walk their items type outer (to compare).
+  if (const char* v = std::getenv("QALG_WS_ORDER"))
+    qalg::gpu::set_ws_item_order(std::string(v) == "types" ? qalg::gpu::WsItemOrder::types : qalg::gpu::WsItemOrder::columns);
   // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tiles (0 = automatic, the default).
   if (const char* v = std::getenv("QALG_NARROW_RUN")) {
     try {

@@ -92,7 +92,9 @@ struct DevicePlan::Impl {
 // Which list: forward fused, diagonal-first passes 1 and 2, dX, dW; with its tile shape.
 // forward_groups (bm = 64 · G): the forward's 64-row items packed by group_items (work_list.hpp).
 // forward_by_rows: the forward's items ordered by row range (the many-CTA tiles).
-enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows };
+// forward_by_types: the forward items type outer, (j, column tile, row chunk) inner (the warp-
+// specialised tiles under set_ws_item_order(types); the pairs of WorkList::pairs survive it).
+enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows, forward_by_types };
 
 struct DeviceBatch::Impl {
   detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type

@@ -238,6 +238,18 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
       std::stable_sort(items.begin(), items.end(),
                        [](const WorkItem& x, const WorkItem& y) { return x.m_begin < y.m_begin; });
       break;
+    case ListKind::forward_by_types: {
+      // Why (eighteenth session): the square products stream A, B and C through DRAM. In the
+      // (j, column tile) outer order the CTAs running together read one 256-byte piece of every
+      // row of A's and C's column block j (rows 64 KB apart at n = 32768); type outer, they read
+      // whole row blocks of A, C and B's block row i, as the Triton peer's grid does.
+      build_forward(b, ListKind::forward, bm, bn, items, terms);
+      const auto& tb = b.impl().type_begin;
+      auto type_of = [&](const WorkItem& w) { return std::upper_bound(tb.begin(), tb.end(), w.m_begin) - tb.begin(); };
+      std::stable_sort(items.begin(), items.end(),
+                       [&](const WorkItem& x, const WorkItem& y) { return type_of(x) < type_of(y); });
+      break;
+    }
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;
@@ -276,7 +288,7 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
   wl.upload(items, terms);
-  if (kind == ListKind::forward) wl.pairs = detail::items_pair(items, terms);
+  if (kind == ListKind::forward || kind == ListKind::forward_by_types) wl.pairs = detail::items_pair(items, terms);
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));

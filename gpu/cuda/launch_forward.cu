@@ -22,6 +22,7 @@ std::atomic<bool> g_row_formula{false};
 std::atomic<bool> g_law_grid{true};
 std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
+std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 
 // The most clusters of CL CTAs of a kernel resident at once (an SM's CTAs pair only within its
 // GPC, so this can be less than CTAs per SM × SMs / CL). After resident_ctas (its smem attribute).
@@ -238,7 +239,8 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
-        if (launch_fused_ws<T>(b.plan(), wl, a, t, b.rows(), impl.formula, s)) return;
+        const WorkList& order = g_ws_types_outer ? impl.list(b, ListKind::forward_by_types, t.bm, t.bn) : wl;
+        if (launch_fused_ws<T>(b.plan(), order, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
       if (t.bn == 32) {
@@ -423,13 +425,16 @@ bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
   if (t.engine != TileEngine::wgmma_ws_pair || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned()) return false;
   uint32_t rmax = 0;
   for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
-  return rmax > 32 && b.impl().list(b, ListKind::forward, t.bm, t.bn).pairs;  // as launch_fused decides
+  return rmax > 32 &&  // as launch_fused decides
+         b.impl().list(b, g_ws_types_outer ? ListKind::forward_by_types : ListKind::forward, t.bm, t.bn).pairs;
 }
 
 void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
 void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
 void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
+void set_ws_item_order(WsItemOrder o) { g_ws_types_outer = o == WsItemOrder::types; }
+WsItemOrder ws_item_order() { return g_ws_types_outer ? WsItemOrder::types : WsItemOrder::columns; }
 bool law_grid_enabled() { return g_law_grid.load(); }
 bool row_formula_enabled() { return g_row_formula.load(); }
 

@@ -432,6 +432,26 @@ TEST(PairedTiles, PairWhereTheListPairsAndMatchTheReference) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});
 }
 
+// set_ws_item_order(types): every warp-specialised tile walks its items type outer; the results are
+// the reference's (the square exactly on integers; cyclic rows with 100 per type at random), and the
+// paired tiles still pair there.
+TEST(WsItemOrder, TypesOuterMatchesTheReference) {
+  set_ws_item_order(WsItemOrder::types);
+  uint64_t seed = 1200;
+  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+    if (integer)
+      run_conformance({"types-outer/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)},
+                      DType::bf16, true, 64, seed++, kSquare);
+    else
+      run_conformance({"types-outer/rows100-" + tile_name(t), complete_table(4), same(4, 128), {200, 384, 72, 136}},
+                      DType::bf16, false, 400, seed++, kFwdFused);
+  });
+  DevicePlan plan(lower_table(complete_table(4), same(4, 128), same(4, 128)));
+  DeviceBatch batch(plan, cyclic_types(512, 4));
+  EXPECT_TRUE(paired_tiles_apply(batch, TileConfig{64, 128, 5, TileEngine::wgmma_ws_pair}));
+  set_ws_item_order(WsItemOrder::columns);
+}
+
 // Equal input widths that are multiples of 8 but not of 64 (every term's last step partly empty):
 // the warp-specialised tiles load both operands through the grouped tensor maps (wgs_gemm.cuh
 // kGroupedTma; the copy engine zero-fills past the group). Random mode: cyclic types with q | M, so

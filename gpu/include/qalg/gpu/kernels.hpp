@@ -220,6 +220,13 @@ uint32_t paired_tile_ctas(TileConfig t);
 // The paired tiles' synchronisation at cluster scope (release on the remote arrivals, acquire on
 // the producers' waits) instead of the default CTA scope (to compare; the bench's QALG_PAIR_SCOPE=1).
 void set_paired_cluster_scope(bool on);
+// The order in which the warp-specialised tiles (ws, wr, wsl, wsp) walk their forward items:
+// columns = (output group j, column tile) outer, type inner (the default; CTAs running together
+// share W_jj); types = type outer, then (j, column tile), row chunks innermost (whole row blocks of
+// X and Y at a time, as the Triton peer's grid). Process-wide (the bench's QALG_WS_ORDER=types).
+enum class WsItemOrder { columns, types };
+void set_ws_item_order(WsItemOrder o);
+WsItemOrder ws_item_order();
 // (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two
 // CTAs per SM, rounded up to even, at most 16 (M = 2048 at q = 32 gets 4-8). Above 4096:
 // std::invalid_argument.
