@@ -10,6 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=${1:?usage: device_pairs.sh OUT_DIR [VARIANT ...]}/pairs
+VARIANTS=("${@:2}")  # (the loops below reset the positional parameters)
 mkdir -p "$R"
 . scripts/device_build.sh
 timeout 60 "$B/test_gpu_cuda" --gtest_filter='PairedTiles.*' >"$R/pairs_test.log" 2>&1
@@ -24,7 +25,7 @@ for tool in $([ "${SAN:-1}" = 1 ] && echo memcheck racecheck); do  # SAN=0: none
   echo "$tool rc $? ($((SECONDS - t0)) s): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$R/sanitizer_$tool.log" | tail -1)"
 done
 # the forward suite once per variant: "name ENV=VALUE ..." (call 2 ran the first form alone)
-for v in "${@:2}"; do
+for v in "${VARIANTS[@]}"; do
   [ -n "$v" ] || v="default"
   set -- $v
   name=$1; shift
@@ -36,7 +37,7 @@ done
 # TABLE=1: then the table suite (no peer) under the variant with the fastest n = 32768 square
 if [ "${TABLE:-0}" = 1 ]; then
   best="" bt=""
-  for v in "${@:2}"; do
+  for v in "${VARIANTS[@]}"; do
     set -- $v
     us=$(grep -E " square .*n=32768" "$R/bench_$1.log" | sed -E 's/.* alg +([0-9.]+) us.*/\1/')
     [ -n "$us" ] && { [ -z "$bt" ] || awk "BEGIN{exit !($us < $bt)}"; } && best=$v bt=$us

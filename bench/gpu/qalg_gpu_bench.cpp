@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -179,6 +179,10 @@ int main(int argc, char** argv) {
     }
     if (o.suite == "ffn30") {  // the Qwen3-30B expert's gated FFN at M = 2048 alone (sweeps of the one kernel)
       b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
+    }
+    if (o.suite == "square") {  // one square product, n = QALG_SQUARE_N (default 16384), b = 128: for profilers
+      const char* v = std::getenv("QALG_SQUARE_N");
+      b.square(v ? std::stoi(v) : 16384, 128);
     }
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
       b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "probe");
