@@ -3,8 +3,11 @@
 # a square 32768:32768:256:32768:int), prints the configuration its autotuner chose for each, and
 # runs the FIRST shape once more between cudaProfilerStart/Stop (for `ncu --profile-from-start off`).
 #   python3 peer_shape.py PEER.py D:F:q[:M[:int]] ...
+# PEER_CONFIG=BM,BN,BK,WARPS,STAGES (eighteenth session): the autotuner gets that one configuration
+# (no tuning runs: under ncu they outlast the call), e.g. the best_config an earlier run printed.
 import importlib.util
 import json
+import os
 import sys
 
 import torch
@@ -21,6 +24,10 @@ spec = importlib.util.spec_from_file_location("triton_qproj", src)  # from its f
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 peer = vars(module)
+if os.environ.get("PEER_CONFIG"):
+    bm, bn, bk, warps, stages = (int(v) for v in os.environ["PEER_CONFIG"].split(","))
+    peer["qproj_kernel"].configs = [peer["triton"].Config({"BM": bm, "BN": bn, "BK": bk}, num_warps=warps,
+                                                          num_stages=stages)]
 first = None
 for D, F, q, M, cyclic in shapes:
     X = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
