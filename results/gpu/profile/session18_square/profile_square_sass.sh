@@ -10,14 +10,10 @@
 #   bash results/gpu/profile/session18_square/profile_square_sass.sh $OUT      (~5 minutes)
 set -uo pipefail
 OUT=$1/profile_square_sass; mkdir -p $OUT
-B=build-gpu
 P=results/gpu/profile/session8_peer/peer_shape.py
 SHAPE=16384:16384:128:16384:int
-t0=$SECONDS
-gen=$(command -v ninja >/dev/null && echo "-G Ninja" || true)
-cmake -S gpu -B $B $gen -DCMAKE_BUILD_TYPE=Release >/tmp/cmake.log 2>&1
-cmake --build $B -j16 --target qalg_gpu_bench >/tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
-echo "build $((SECONDS - t0)) s"
+R=$OUT
+. scripts/device_build.sh  # B, t0; its logs under $OUT
 NCU="ncu --clock-control none --launch-count 1 --set full --import-source yes"
 QALG_SQUARE_N=16384 QALG_BENCH_VARIANTS=fused-wsl64x128 timeout 120 $NCU --kernel-name regex:wgs_forward_kernel \
   -f -o /tmp/wsl64x128 $B/qalg_gpu_bench --tables .gpu-carry/tables --suite square --out /dev/null >/tmp/ncu_wsl.log 2>&1
