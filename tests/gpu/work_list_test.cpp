@@ -329,4 +329,55 @@ TEST(RowFormula, PaperBatchesAndAnUnequalOne) {
   auto [r3, b3] = grouped_rows(odd, 4);
   EXPECT_EQ(row_formula(r3, b3).c, 0u);
 }
+// items_pair (the paired tiles' precondition, WorkList::pairs) on lists in build_forward's order:
+// (j, column tile) outer, type, then the type's 64-row chunks innermost, each (j, tile, type) with its
+// own terms. It holds exactly when every non-empty type has an even number of chunks and every term
+// is whole 64-row steps; and where it holds, items 2p and 2p + 1 share column tile and terms.
+QALG_PROPERTY(ItemsPair, ExactlyWhenEveryTypeHasEvenChunksAndWholeSteps) {
+  std::mt19937_64 rng(seed);
+  const uint32_t q = 1 + uint32_t(rng() % 4), tiles = 1 + uint32_t(rng() % 3);
+  std::vector<uint32_t> rows(q), begin(q + 1, 0);
+  for (uint32_t i = 0; i < q; ++i) rows[i] = uint32_t(rng() % 300), begin[i + 1] = begin[i] + rows[i];
+  const bool whole = rng() % 2;
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  for (uint32_t j = 0; j < q; ++j)
+    for (uint32_t n0 = 0; n0 < tiles; ++n0)
+      for (uint32_t i = 0; i < q; ++i) {
+        if (rows[i] == 0) continue;
+        const uint32_t t0 = uint32_t(terms.size());
+        for (uint32_t g : {i, j})
+          terms.push_back(Term{128 * g, whole ? 64 * (1 + uint32_t(rng() % 2)) : 8 * (1 + uint32_t(rng() % 16)), 1.0f,
+                               g == j ? 1u : 0u});
+        for (uint32_t m0 = 0; m0 < rows[i]; m0 += 64)
+          items.push_back(WorkItem{begin[i] + m0, std::min(64u, rows[i] - m0), (j * tiles + n0) * 64, 64, t0, 2, 0.f, 0});
+      }
+  bool expected = !items.empty();
+  for (uint32_t i = 0; i < q; ++i) expected = expected && ((rows[i] + 63) / 64) % 2 == 0;
+  for (const Term& t : terms) expected = expected && t.len % 64 == 0;
+  const bool pairs = qalg::gpu::detail::items_pair(items, terms);
+  PROP_ASSERT_EQ(pairs, expected);
+  if (pairs)
+    for (size_t p = 0; p < items.size(); p += 2)
+      PROP_ASSERT(items[p].n_begin == items[p + 1].n_begin && items[p].term_begin == items[p + 1].term_begin &&
+                  items[p].m_begin + 64 == items[p + 1].m_begin);
+}
+
+TEST(ItemsPair, SquareRowsPairAndOddOnesDoNot) {
+  // The n = 512 square at q = 4 (128 rows and 128-wide groups per type): pairs. 192 rows per type
+  // (three chunks) and an empty list: not.
+  for (uint32_t r : {128u, 192u}) {
+    std::vector<WorkItem> items;
+    std::vector<Term> terms;
+    for (uint32_t j = 0; j < 4; ++j)
+      for (uint32_t i = 0; i < 4; ++i) {
+        const uint32_t t0 = uint32_t(terms.size());
+        terms.push_back(Term{128 * i, 128, 1.0f, 0});
+        terms.push_back(Term{128 * j, 128, 1.0f, 1});
+        for (uint32_t m0 = 0; m0 < r; m0 += 64) items.push_back(WorkItem{i * r + m0, 64, 128 * j, 128, t0, 2, 0.f, 0});
+      }
+    EXPECT_EQ(qalg::gpu::detail::items_pair(items, terms), r == 128) << r << " rows per type";
+  }
+  EXPECT_FALSE(qalg::gpu::detail::items_pair({}, {Term{}}));
+}
 }  // namespace
