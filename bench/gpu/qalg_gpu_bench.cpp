@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
   // QALG_PAIR_SCOPE=1: the paired tiles synchronise at cluster scope (to compare).
   if (const char* v = std::getenv("QALG_PAIR_SCOPE")) qalg::gpu::set_paired_cluster_scope(std::string(v) == "1");
+  // QALG_WS_PREFETCH=1: the warp-specialised tiles prefetch the next item's steps into L2 (to compare).
+  if (const char* v = std::getenv("QALG_WS_PREFETCH")) qalg::gpu::set_ws_l2_prefetch(std::string(v) == "1");
   // QALG_WS_ORDER=types: the warp-specialised tiles walk their items type outer (to compare).
   if (const char* v = std::getenv("QALG_WS_ORDER"))
     qalg::gpu::set_ws_item_order(std::string(v) == "types" ? qalg::gpu::WsItemOrder::types : qalg::gpu::WsItemOrder::columns);

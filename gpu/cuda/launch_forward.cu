@@ -23,6 +23,7 @@ std::atomic<bool> g_law_grid{true};
 std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
+std::atomic<bool> g_ws_l2_prefetch{false};       // wgs_gemm.cuh kPrefetchL2
 
 // The most clusters of CL CTAs of a kernel resident at once (an SM's CTAs pair only within its
 // GPC, so this can be less than CTAs per SM × SMs / CL). After resident_ctas (its smem attribute).
@@ -101,7 +102,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
-                        (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u);
+                        (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
+                        (g_ws_l2_prefetch ? kPrefetchL2 : 0u);
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
@@ -433,6 +435,7 @@ void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
 void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
 void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
+void set_ws_l2_prefetch(bool on) { g_ws_l2_prefetch = on; }
 void set_ws_item_order(WsItemOrder o) { g_ws_types_outer = o == WsItemOrder::types; }
 WsItemOrder ws_item_order() { return g_ws_types_outer ? WsItemOrder::types : WsItemOrder::columns; }
 bool law_grid_enabled() { return g_law_grid.load(); }

@@ -452,6 +452,30 @@ TEST(WsItemOrder, TypesOuterMatchesTheReference) {
   set_ws_item_order(WsItemOrder::columns);
 }
 
+// set_ws_l2_prefetch(true): the warp-specialised tiles and the gated FFN's warp-specialised gate/up
+// prefetch the next item's steps into L2. A prefetch writes nothing, so the results must be the
+// reference's as without it (the square exactly on integers; partial column tiles and 100 rows per
+// type at random; a gated FFN on both gate/up tiles).
+TEST(WsL2Prefetch, ResultsAsWithout) {
+  set_ws_l2_prefetch(true);
+  uint64_t seed = 1300;
+  each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+    if (integer)
+      run_conformance({"prefetch/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)}, DType::bf16,
+                      true, 64, seed++, kSquare);
+    else
+      run_conformance({"prefetch/rows100-" + tile_name(t), complete_table(4), same(4, 128), {200, 384, 72, 136}},
+                      DType::bf16, false, 400, seed++, kFwdFused);
+  });
+  for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
+    set_ffn_gate_engine(e);
+    run_conformance({"prefetch/ffn", complete_table(4), same(4, 128), same(4, 192)}, DType::bf16, false, 512, seed++,
+                    kFfn);
+  }
+  set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
+  set_ws_l2_prefetch(false);
+}
+
 // Equal input widths that are multiples of 8 but not of 64 (every term's last step partly empty):
 // the warp-specialised tiles load both operands through the grouped tensor maps (wgs_gemm.cuh
 // kGroupedTma; the copy engine zero-fills past the group). Random mode: cyclic types with q | M, so

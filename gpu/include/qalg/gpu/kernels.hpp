@@ -225,6 +225,11 @@ void set_paired_cluster_scope(bool on);
 // share W_jj); types = type outer, then (j, column tile), row chunks innermost (whole row blocks of
 // X and Y at a time, as the Triton peer's grid). Process-wide (the bench's QALG_WS_ORDER=types).
 enum class WsItemOrder { columns, types };
+// The warp-specialised forward tiles (and the gated FFN's gate/up on them) prefetch the next item's
+// whole steps into L2 (wgs_gemm.cuh kPrefetchL2; off by default until measured; the bench's
+// QALG_WS_PREFETCH=1; not in the 4-CTA-per-SM tiles wsl64x64 and wsp64x64, where it has no effect).
+// Results are the same either way. Process-wide.
+void set_ws_l2_prefetch(bool on);
 void set_ws_item_order(WsItemOrder o);
 WsItemOrder ws_item_order();
 // (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two
