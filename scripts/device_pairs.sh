@@ -7,6 +7,9 @@
 # OUT/pairs. Run on the GPU machine from the repository root, carrying .gpu-carry:
 #   bash scripts/device_pairs.sh $OUT "default" "scope QALG_PAIR_SCOPE=1"    (one forward suite per variant)
 #   TABLE=1 …: afterwards the table suite under the variant whose n = 32768 square was fastest
+#   SUITES="forward ffn" …: those bench suites per variant (default: forward)
+# Next (nineteenth session): TABLE=1 SUITES="forward ffn" TESTS='WsL2Prefetch.*:PairedTiles.*'
+#   bash scripts/device_pairs.sh $OUT columns "prefetch QALG_WS_PREFETCH=1"
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=${1:?usage: device_pairs.sh OUT_DIR [VARIANT ...]}/pairs
@@ -29,10 +32,12 @@ for v in "${VARIANTS[@]}"; do
   [ -n "$v" ] || v="default"
   set -- $v
   name=$1; shift
-  env "$@" PEER=0 timeout 150 bash scripts/gpu_bench.sh "$R/bench_$name" forward >"$R/bench_$name.log" 2>&1
-  echo "bench $name ($*) rc $? ($((SECONDS - t0)) s):"
+  for suite in ${SUITES:-forward}; do  # SUITES="forward ffn": each suite per variant
+    env "$@" PEER=0 timeout 150 bash scripts/gpu_bench.sh "$R/bench_$name" $suite >>"$R/bench_$name.log" 2>&1
+    echo "bench $name $suite ($*) rc $? ($((SECONDS - t0)) s):"
+  done
   grep -E "^# GPU|^# paired" "$R/bench_$name.log" | head -2
-  grep -E "wsp|wsl64x128|wsl64x64| projection | square " "$R/bench_$name.log" | cut -c1-170 | head -80
+  grep -E "wsp|wsl64x128|wsl64x64| projection | square | ffn " "$R/bench_$name.log" | cut -c1-170 | head -90
 done
 # TABLE=1: then the table suite (no peer) under the variant with the fastest n = 32768 square
 if [ "${TABLE:-0}" = 1 ]; then
