@@ -8,7 +8,7 @@
 #   bash scripts/device_pairs.sh $OUT "default" "scope QALG_PAIR_SCOPE=1"    (one forward suite per variant)
 #   TABLE=1 …: afterwards the table suite under the variant whose n = 32768 square was fastest
 #   SUITES="forward ffn" …: those bench suites per variant (default: forward)
-# Next (nineteenth session): TABLE=1 SUITES="forward ffn" TESTS='WsL2Prefetch.*:PairedTiles.*'
+# Next (nineteenth session): TABLE=1 SUITES="forward ffn" TESTS='WsL2Prefetch.*:PairedTiles.*' SAN_TESTS='WsL2Prefetch.*'
 #   bash scripts/device_pairs.sh $OUT columns "prefetch QALG_WS_PREFETCH=1"
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/conforman
 echo "conformance rows: $(($(wc -l <"$R/conformance.csv") - 1)), failures: $(grep -c FAIL "$R/conformance.csv")"
 for tool in $([ "${SAN:-1}" = 1 ] && echo memcheck racecheck); do  # SAN=0: none
   timeout 90 compute-sanitizer --tool $tool --error-exitcode 3 "$B/test_gpu_cuda" \
-    --gtest_filter='PairedTiles.*' >"$R/sanitizer_$tool.log" 2>&1
+    --gtest_filter="${SAN_TESTS:-PairedTiles.*}" >"$R/sanitizer_$tool.log" 2>&1
   echo "$tool rc $? ($((SECONDS - t0)) s): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$R/sanitizer_$tool.log" | tail -1)"
 done
 # the forward suite once per variant: "name ENV=VALUE ..." (call 2 ran the first form alone)
