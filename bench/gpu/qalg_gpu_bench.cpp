@@ -43,13 +43,41 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
   // QALG_WS_FENCE=1: the warp-specialised forward fences before every step (to compare).
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
-  // QALG_PAIR_SCOPE=1: the paired tiles synchronise at cluster scope (to compare).
-  if (const char* v = std::getenv("QALG_PAIR_SCOPE")) qalg::gpu::set_paired_cluster_scope(std::string(v) == "1");
-  // QALG_WS_PREFETCH=1: the warp-specialised tiles prefetch the next item's steps into L2 (to compare).
-  if (const char* v = std::getenv("QALG_WS_PREFETCH")) qalg::gpu::set_ws_l2_prefetch(std::string(v) == "1");
-  // QALG_WS_ORDER=types: the warp-specialised tiles walk their items type outer (to compare).
-  if (const char* v = std::getenv("QALG_WS_ORDER"))
-    qalg::gpu::set_ws_item_order(std::string(v) == "types" ? qalg::gpu::WsItemOrder::types : qalg::gpu::WsItemOrder::columns);
+  // The eighteenth session's switches (to compare), each refusing any other value:
+  // QALG_PAIR_SCOPE=0|1: the paired tiles synchronise at cluster scope; QALG_WS_PREFETCH=0|1: the
+  // warp-specialised tiles prefetch the next item's steps into L2; QALG_WS_ORDER=columns|types:
+  // their item order; QALG_SQUARE_N: the square suite's n (a positive multiple of 128).
+  auto flag = [](const char* name, void (*set)(bool)) {
+    const char* v = std::getenv(name);
+    if (!v) return true;
+    const std::string m = v;
+    if (m != "0" && m != "1") {
+      std::cerr << "qalg_gpu_bench: " << name << " must be 0 or 1 (got '" << m << "')\n";
+      return false;
+    }
+    set(m == "1");
+    return true;
+  };
+  if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_PREFETCH", qalg::gpu::set_ws_l2_prefetch))
+    return 2;
+  if (const char* v = std::getenv("QALG_WS_ORDER")) {
+    const std::string m = v;
+    if (m != "columns" && m != "types") {
+      std::cerr << "qalg_gpu_bench: QALG_WS_ORDER must be columns or types (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_ws_item_order(m == "types" ? qalg::gpu::WsItemOrder::types : qalg::gpu::WsItemOrder::columns);
+  }
+  int square_n = 16384;
+  if (const char* v = std::getenv("QALG_SQUARE_N")) {
+    const std::string m = v;
+    const bool digits = !m.empty() && m.size() <= 6 && m.find_first_not_of("0123456789") == std::string::npos;
+    square_n = digits ? std::stoi(m) : 0;
+    if (square_n <= 0 || square_n % 128) {
+      std::cerr << "qalg_gpu_bench: QALG_SQUARE_N must be a positive multiple of 128 (got '" << m << "')\n";
+      return 2;
+    }
+  }
   // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tiles (0 = automatic, the default).
   if (const char* v = std::getenv("QALG_NARROW_RUN")) {
     try {
@@ -182,10 +210,7 @@ int main(int argc, char** argv) {
     if (o.suite == "ffn30") {  // the Qwen3-30B expert's gated FFN at M = 2048 alone (sweeps of the one kernel)
       b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
     }
-    if (o.suite == "square") {  // one square product, n = QALG_SQUARE_N (default 16384), b = 128: for profilers
-      const char* v = std::getenv("QALG_SQUARE_N");
-      b.square(v ? std::stoi(v) : 16384, 128);
-    }
+    if (o.suite == "square") b.square(square_n, 128);  // one square product (QALG_SQUARE_N, b = 128): for profilers
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks
       b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "probe");
       b.training("Qwen3-1.7B/up", 2048, 6144, 2048, 32);

@@ -7,6 +7,11 @@ set(cases
     "QALG_FFN_GATE=wide|QALG_FFN_GATE must be mma, ws64x64 or ws64x128 \\(got 'wide'\\)"
     "QALG_NARROW_FFN=2|QALG_NARROW_FFN must be 0 or 1 \\(got '2'\\)"
     "QALG_NARROW_FFN_STAGES=4|QALG_NARROW_FFN_STAGES: set_narrow_ffn_stages: 2 or 3, got 4"
+    "QALG_PAIR_SCOPE=yes|QALG_PAIR_SCOPE must be 0 or 1 \\(got 'yes'\\)"
+    "QALG_WS_PREFETCH=2|QALG_WS_PREFETCH must be 0 or 1 \\(got '2'\\)"
+    "QALG_WS_ORDER=rows|QALG_WS_ORDER must be columns or types \\(got 'rows'\\)"
+    "QALG_SQUARE_N=1000|QALG_SQUARE_N must be a positive multiple of 128 \\(got '1000'\\)"
+    "QALG_SQUARE_N=abc|QALG_SQUARE_N must be a positive multiple of 128 \\(got 'abc'\\)"
     "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")
 foreach(c IN LISTS cases)
   string(FIND "${c}" "|" bar)

@@ -428,8 +428,18 @@ TEST(PairedTiles, PairWhereTheListPairsAndMatchTheReference) {
     }
     run_conformance({"pairs/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)}, DType::bf16, true,
                     64, seed++, kSquare);
+    int sms = 0;
+    cuda_ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "multiprocessor count");
+    const uint32_t ctas = paired_tile_ctas(t);  // whole clusters, at least one CTA per SM
+    EXPECT_EQ(ctas % 2, 0u);
+    EXPECT_GE(ctas, uint32_t(sms));
   }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});
+  // Not a paired tile: refused by name.
+  EXPECT_NE(error_of([] { paired_tile_ctas({64, 128, 5, TileEngine::wgmma_ws_lean}); }).find("wsl64x128 is not a compiled paired tile"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { set_forward_tiles({64, 192, 5, TileEngine::wgmma_ws_pair}); }).find("wsp64x192 is not compiled"),
+            std::string::npos);
 }
 
 // set_ws_item_order(types): every warp-specialised tile walks its items type outer; the results are

@@ -436,6 +436,19 @@ TEST(Calibration, ReadLookupAndErrors) {
   }
   EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: wgmma tile wg128x256 is not compiled"),
             std::string::npos);
+  {
+    std::ofstream f(path);  // the paired tiles (eighteenth session) by their engine name; 64x192 is not one
+    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_pair\n";
+  }
+  const auto paired = read_forward_calibration(path);
+  ASSERT_EQ(paired.size(), 1u);
+  EXPECT_EQ(tile_name(paired[0].tiles), "wsp64x128");
+  {
+    std::ofstream f(path);
+    f << "1,2,3,4,endpoint-fused,64,192,5,wgmma_ws_pair\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: warp-specialised tile wsp64x192 is not compiled"),
+            std::string::npos);
 }
 
 // The narrow-group law tiles (narrow_law.cuh: nl64x128, 4 warps of 128 columns, and nl64x64, 8

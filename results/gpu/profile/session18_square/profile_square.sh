@@ -10,12 +10,7 @@ set -uo pipefail
 OUT=$1
 D=$(dirname "$0")
 R=$OUT/profile_square; mkdir -p $R
-B=build-gpu
-t0=$SECONDS
-gen=$(command -v ninja >/dev/null && echo "-G Ninja" || true)
-cmake -S gpu -B $B $gen -DCMAKE_BUILD_TYPE=Release >$R/cmake.log 2>&1
-cmake --build $B -j16 --target qalg_gpu_bench >$R/build.log 2>&1 || { tail -30 $R/build.log; exit 1; }
-echo "build $((SECONDS-t0)) s"
+. scripts/device_build.sh  # B, t0; its logs under $R
 KEYS="Duration|DRAM Throughput|L2 Cache Throughput|L1/TEX Cache Throughput|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Grid Size|Block Size|Warp Cycles Per Issued|Issue Slots Busy|No Eligible|Active Warps Per|Eligible Warps|L2 Hit Rate|Mem Busy|Max Bandwidth|SM Frequency|DRAM Frequency|Tensor|Stall"
 QALG_SQUARE_N=16384 QALG_BENCH_VARIANTS=fused-wsl64x128 timeout ${T_QALG:-150} ncu --kernel-name-base demangled \
   --kernel-name regex:wgs_forward_kernel --launch-count 1 --set full $B/qalg_gpu_bench --tables .gpu-carry/tables \
