@@ -116,6 +116,11 @@ class Bench {
   void calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X, const Buf& W,
                          const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M);
   void square(int n, int b);
+  // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
+  // copies, wgmma or stores left out, and with the per-warp release / L2 prefetch switched on.
+  void ablate(const std::string& name, int D, int F, int M, int q, bool interval);
+  // What a graph replay of an empty kernel costs (1 CTA, and one CTA per SM ×4): printed.
+  void launch_probe();
   // set_row_formula off against on (warm medians of 10, printed only): forward on the wg_gemm
   // tiles, and dX / dW on the wm and wl engines; with n > 0 the square product of size n instead.
   void row_formula_probe(const std::string& name, int D, int F, int M, int q, int n = 0);

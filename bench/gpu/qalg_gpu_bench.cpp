@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows|ablate] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <memory>
 #include <sstream>
 
-#include "bench_cases_run.hpp"
+#include "bench_ablate.hpp"
 
 using namespace qalg;
 using namespace qalg::bench;
@@ -58,7 +58,9 @@ int main(int argc, char** argv) {
     set(m == "1");
     return true;
   };
-  if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_PREFETCH", qalg::gpu::set_ws_l2_prefetch))
+  // QALG_WS_WARP_ARRIVE=0|1 (nineteenth session): the consumers release a stage once per warp.
+  if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_PREFETCH", qalg::gpu::set_ws_l2_prefetch) ||
+      !flag("QALG_WS_WARP_ARRIVE", qalg::gpu::set_ws_warp_arrive))
     return 2;
   if (const char* v = std::getenv("QALG_WS_ORDER")) {
     const std::string m = v;
@@ -209,6 +211,13 @@ int main(int argc, char** argv) {
     }
     if (o.suite == "ffn30") {  // the Qwen3-30B expert's gated FFN at M = 2048 alone (sweeps of the one kernel)
       b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
+    }
+    if (o.suite == "ablate") {  // where the warp-specialised tiles' time goes (bench_ablate.hpp)
+      b.launch_probe();
+      b.ablate("square n=" + std::to_string(square_n), square_n, square_n, square_n, square_n / 128, true);
+      if (!std::getenv("QALG_ABLATE_SQUARE_ONLY"))
+        for (const auto& [name, D, F, M, q] : kProjectionTable)
+          if (M == 2048) b.ablate(name, D, F, M, q, false);
     }
     if (o.suite == "square") b.square(square_n, 128);  // one square product (QALG_SQUARE_N, b = 128): for profilers
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks

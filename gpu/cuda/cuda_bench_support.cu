@@ -30,6 +30,16 @@ void dense_silu_mul_bf16(const void* GU, void* H, uint64_t M, uint64_t F, cudaSt
 }
 
 namespace {
+__global__ void null_kernel() {}
+}  // namespace
+
+void device_null_kernel(uint32_t ctas, cudaStream_t stream) {
+  if (ctas == 0) throw std::invalid_argument("device_null_kernel: ctas must be at least 1");
+  null_kernel<<<ctas, 32, 0, stream>>>();
+  detail::check_cuda(cudaGetLastError(), "null_kernel launch");
+}
+
+namespace {
 __device__ uint64_t mix(uint64_t x) {
   x ^= x >> 33, x *= 0xff51afd7ed558ccdull, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ull;
   return x ^ (x >> 33);

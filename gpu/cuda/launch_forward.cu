@@ -24,6 +24,15 @@ std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_l2_prefetch{false};       // wgs_gemm.cuh kPrefetchL2
+std::atomic<bool> g_ws_warp_arrive{false};       // wgs_gemm.cuh kWarpArrive
+std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
+
+// The kernel's copy flags for the ablation bits (wgs_gemm.cuh kAblate*).
+uint32_t ablation_copy_flags() {
+  const uint32_t a = g_ws_ablation;
+  return (a & ws_ablate_no_load ? kAblateNoLoad : 0u) | (a & ws_ablate_no_mma ? kAblateNoMma : 0u) |
+         (a & ws_ablate_no_store ? kAblateNoStore : 0u);
+}
 
 // The most clusters of CL CTAs of a kernel resident at once (an SM's CTAs pair only within its
 // GPC, so this can be less than CTAs per SM × SMs / CL). After resident_ctas (its smem attribute).
@@ -103,7 +112,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
-                        (g_ws_l2_prefetch ? kPrefetchL2 : 0u);
+                        (g_ws_l2_prefetch ? kPrefetchL2 : 0u) | (g_ws_warp_arrive ? kWarpArrive : 0u) |
+                        ablation_copy_flags();
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
@@ -436,6 +446,14 @@ void set_law_grid(bool on) { g_law_grid = on; }
 void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
 void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 void set_ws_l2_prefetch(bool on) { g_ws_l2_prefetch = on; }
+void set_ws_warp_arrive(bool on) { g_ws_warp_arrive = on; }
+void set_ws_ablation(uint32_t mask) {
+  if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
+    throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +
+                                " (known: no_load 1, no_mma 2, no_store 4)");
+  g_ws_ablation = mask;
+}
+uint32_t ws_ablation() { return g_ws_ablation.load(); }
 void set_ws_item_order(WsItemOrder o) { g_ws_types_outer = o == WsItemOrder::types; }
 WsItemOrder ws_item_order() { return g_ws_types_outer ? WsItemOrder::types : WsItemOrder::columns; }
 bool law_grid_enabled() { return g_law_grid.load(); }

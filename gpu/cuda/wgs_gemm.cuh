@@ -169,8 +169,18 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // it latency-bound with no unit saturated (DRAM 52 %, L2 hit rate 60 %, 0.60 eligible warps per
 // scheduler) while every SM's shared memory already holds its 9 stages; a prefetch reaches ~4 steps
 // further ahead without shared memory, so the stages' copies hit L2 instead of DRAM.
+// kWarpArrive (nineteenth session): each consumer warp arrives once on a stage's "empty" barrier
+// (lane 0, after __syncwarp) instead of each of its 32 threads, as CUTLASS's consumer_release
+// signals once per consumer group; wgmma.wait_group is warp-collective, so when lane 0 arrives the
+// whole warp's reads of the stage are done. Why: 128 arrivals on one barrier per stage and CTA are
+// serialised shared-memory atomics on the consumers' path between steps.
+// kAblate* (nineteenth session, timing only: the results are WRONG while set): leave one part of
+// the kernel out and time the rest, to find what bounds it (METHOD.md, "time variants that leave
+// one stage out"): kAblateNoLoad, the producer issues no copies (its barriers complete with zero
+// bytes); kAblateNoMma, the consumers issue no wgmma; kAblateNoStore, no epilogue stores.
 enum CopyFlags : uint32_t {
-  kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kPrefetchL2 = 16
+  kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kPrefetchL2 = 16,
+  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kWarpArrive = 256
 };
 
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
@@ -214,6 +224,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
+  const bool warp_arrive = copy & kWarpArrive, no_load = copy & kAblateNoLoad;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -231,8 +242,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals
-      // CL = 2: and one arrival per consumer warp of the other CTA
-      mbar_init(&empty[s], kConsumers + (CL > 1 ? kConsumers / 32 : 0));
+      // CL = 2: and one arrival per consumer warp of the other CTA; kWarpArrive: one per warp here too
+      mbar_init(&empty[s], (warp_arrive ? kConsumers / 32 : kConsumers) + (CL > 1 ? kConsumers / 32 : 0));
     }
     mbar_init(res_full, 1), mbar_init(res_empty, kConsumers);
     mbar_init_fence();
@@ -361,6 +372,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           const uint32_t s = next_stage(item, w, flags, t.coef, kk / kWgBK);
           first = false;
           unsigned char* sA = smem + s * kStage;
+          if (no_load) {  // timing only: the stage completes with zero bytes
+            if (lane == 0) mbar_arrive_expect_tx(&full[s], 0);
+            finish_stage();
+            continue;
+          }
           if (lane == 0) {
             mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * kWgBK * 2) + (a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
@@ -430,12 +446,18 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   // Frees a stage for the producer (CL = 2: for both CTAs' producers; when lane 0 arrives for its
   // warp, every lane has read the stage's header and the warpgroup's wgmma on it is complete).
   auto release = [&](uint32_t st) {
-    mbar_arrive(&empty[st]);
+    if (warp_arrive) {
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&empty[st]);
+    } else {
+      mbar_arrive(&empty[st]);
+    }
     if constexpr (CL > 1) {
       __syncwarp();
       if (lane == 0) mbar_arrive_remote(&empty[st], cluster_ctarank() ^ 1, copy & kPairClusterScope);
     }
   };
+  const bool no_mma = copy & kAblateNoMma, no_store = copy & kAblateNoStore;
 #pragma unroll 1
   while (true) {
     mbar_wait(&full[stage], phase);
@@ -478,7 +500,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      forward_step<T, BN, NB>(acc, acc1, sa + wg * 64 * 128, sb, sb + kBBytes, first);
+      if (!no_mma) forward_step<T, BN, NB>(acc, acc1, sa + wg * 64 * 128, sb, sb + kBBytes, first);
       first = false;
       if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done
         wgmma_wait<0>();
@@ -494,7 +516,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       wgmma_wait<0>();
       fence_operands(acc);
       if (have_prev) release(prev), have_prev = false;
-      if constexpr (NB == 2) {  // SiLU(gate)·up (an empty sum stores zeros, as SiLU(0)·0)
+      if (no_store) {
+      } else if constexpr (NB == 2) {  // SiLU(gate)·up (an empty sum stores zeros, as SiLU(0)·0)
         fence_operands(acc1);
         store_values<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, g.C, g.ldc, row0, row1,
                             m0 < m_count, m1 < m_count, n_begin, n_count, first);

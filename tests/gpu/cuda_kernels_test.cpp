@@ -462,28 +462,49 @@ TEST(WsItemOrder, TypesOuterMatchesTheReference) {
   set_ws_item_order(WsItemOrder::columns);
 }
 
-// set_ws_l2_prefetch(true): the warp-specialised tiles and the gated FFN's warp-specialised gate/up
-// prefetch the next item's steps into L2. A prefetch writes nothing, so the results must be the
-// reference's as without it (the square exactly on integers; partial column tiles and 100 rows per
-// type at random; a gated FFN on both gate/up tiles).
-TEST(WsL2Prefetch, ResultsAsWithout) {
-  set_ws_l2_prefetch(true);
-  uint64_t seed = 1300;
+// Every warp-specialised tile (the square exactly on integers; partial column tiles and 100 rows per
+// type at random) and a gated FFN on both gate/up tiles, under the switch the caller has set: the
+// switches below change only how the kernels move data or synchronise, so the results must be the
+// reference's as without them.
+void ws_switch_cases(const std::string& prefix, uint64_t seed) {
   each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
     if (integer)
-      run_conformance({"prefetch/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)}, DType::bf16,
+      run_conformance({prefix + "/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)}, DType::bf16,
                       true, 64, seed++, kSquare);
     else
-      run_conformance({"prefetch/rows100-" + tile_name(t), complete_table(4), same(4, 128), {200, 384, 72, 136}},
+      run_conformance({prefix + "/rows100-" + tile_name(t), complete_table(4), same(4, 128), {200, 384, 72, 136}},
                       DType::bf16, false, 400, seed++, kFwdFused);
   });
   for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
     set_ffn_gate_engine(e);
-    run_conformance({"prefetch/ffn", complete_table(4), same(4, 128), same(4, 192)}, DType::bf16, false, 512, seed++,
+    run_conformance({prefix + "/ffn", complete_table(4), same(4, 128), same(4, 192)}, DType::bf16, false, 512, seed++,
                     kFfn);
   }
   set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
+}
+
+// set_ws_l2_prefetch(true): the tiles prefetch the next item's steps into L2 (a prefetch writes nothing).
+TEST(WsL2Prefetch, ResultsAsWithout) {
+  set_ws_l2_prefetch(true);
+  ws_switch_cases("prefetch", 1300);
   set_ws_l2_prefetch(false);
+}
+
+// set_ws_warp_arrive(true): the consumers release each stage once per warp instead of once per
+// thread (the paired tiles' stages also wait for the other CTA's warps).
+TEST(WsWarpArrive, ResultsAsWithout) {
+  set_ws_warp_arrive(true);
+  ws_switch_cases("warp-arrive", 1400);
+  set_ws_warp_arrive(false);
+}
+
+// set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
+TEST(WsAblation, RefusesUnknownBitsAndReadsBack) {
+  EXPECT_NE(error_of([] { set_ws_ablation(8); }).find("unknown bits in mask 8"), std::string::npos);
+  set_ws_ablation(ws_ablate_no_mma | ws_ablate_no_store);
+  EXPECT_EQ(ws_ablation(), uint32_t(ws_ablate_no_mma | ws_ablate_no_store));
+  set_ws_ablation(0);
+  EXPECT_EQ(ws_ablation(), 0u);
 }
 
 // Equal input widths that are multiples of 8 but not of 64 (every term's last step partly empty):

@@ -20,6 +20,11 @@ void device_copy(const void* src, void* dst, uint64_t bytes, cudaStream_t stream
 // of 16, or passes < 1.
 void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream);
 
+// Launches `ctas` CTAs of 32 threads that do nothing: the launch probe (what a graph replay of one
+// kernel costs before any work, the part of a small kernel's time no kernel can remove). Throws
+// std::invalid_argument, before any launch, for ctas = 0.
+void device_null_kernel(uint32_t ctas, cudaStream_t stream);
+
 // Fills n BF16 values with a hashed pseudo-random N(0, 1)-like sequence times `scale` (uniform
 // sums, no cuRAND needed); different seeds give independent data.
 void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream);

@@ -230,6 +230,18 @@ enum class WsItemOrder { columns, types };
 // QALG_WS_PREFETCH=1; not in the 4-CTA-per-SM tiles wsl64x64 and wsp64x64, where it has no effect).
 // Results are the same either way. Process-wide.
 void set_ws_l2_prefetch(bool on);
+// The warp-specialised tiles' consumers arrive on a stage's "empty" barrier once per warp instead of
+// once per thread (wgs_gemm.cuh kWarpArrive; off by default until measured; the bench's
+// QALG_WS_WARP_ARRIVE=1). Results are the same either way. Process-wide.
+void set_ws_warp_arrive(bool on);
+// Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
+// their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
+// (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
+// THE RESULTS ARE WRONG (outputs unwritten or garbage). Other bits are refused with
+// std::invalid_argument. Process-wide; 0 restores the kernels.
+enum WsAblation : uint32_t { ws_ablate_no_load = 1, ws_ablate_no_mma = 2, ws_ablate_no_store = 4 };
+void set_ws_ablation(uint32_t mask);
+uint32_t ws_ablation();
 void set_ws_item_order(WsItemOrder o);
 WsItemOrder ws_item_order();
 // (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two

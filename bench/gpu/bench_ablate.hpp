@@ -1,0 +1,106 @@
+#pragma once
+// The ablate suite of qalg_gpu_bench (nineteenth session): where does a warp-specialised forward
+// tile's time go? Nsight Compute found the square kernel latency-bound with no unit saturated, so
+// instead of more counters this times the kernel with one part left out at a time (METHOD.md:
+// "time variants that leave one stage out ... and take differences"): no copies, no wgmma, no
+// epilogue stores, and their combinations, on the same buffers, warm medians of 20 graph replays.
+// The variants that compute (whole, per-warp release, L2 prefetch) are checked against the
+// table's dense reference; the ablated ones compute nothing meaningful and are marked "n/a".
+#include "bench_cases_run.hpp"
+
+namespace qalg::bench {
+
+inline void Bench::launch_probe() {
+  for (uint32_t ctas : {1u, 4u * 132u}) {
+    GraphCall g(s_, [&](cudaStream_t s) { gpu::device_null_kernel(ctas, s); });
+    const Stats t = timer_->alone(g, false, 50);
+    std::printf("launch  null kernel, %4u CTAs: %6.2f us (p10 %.2f, p90 %.2f)\n", ctas, t.median, t.p10, t.p90);
+    csv_ << "ceiling,null_kernel_" << ctas << "_ctas_us," << gpu_name_ << ",,,,,,," << t.median << ",,,,,,,,,,,,,,,,,,,,\n";
+  }
+}
+
+inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, bool interval) {
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  const auto types = interval ? gpu::interval_types(M, q, M / q) : gpu::cyclic_types(M, q);
+  gpu::DeviceBatch batch(plan, types);
+  Buf X(M, D), W(D, F), Y(M, F), Yd(M, F), ref(M, F, 4);
+  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 61, 1.0f, s_);
+  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 62, 1.0f / std::sqrt(float(D)), s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  std::string impl;
+  const Call dense_call = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, impl);
+  double dense_us;
+  {
+    GraphCall gd(s_, dense_call);
+    dense_us = timer_->alone(gd, false, 20).median;
+  }
+  gpu::CudaDenseReference r(t, detail::same(q, D / q), detail::same(q, F / q));
+  r.forward(types, X.m(), W.m(), ref.f());
+  const double fl = detail::plan_flops(plan.plan(), types);
+  const double floor = floor_us(fl, 2.0 * (double(M) * D + double(detail::used_weight_elems(plan.plan())) + double(M) * F));
+  std::printf("ablate %s M=%d q=%d: dense %s %.1f us, floor %.1f us\n", name.c_str(), M, q, impl.c_str(), dense_us, floor);
+  // (mode, ablation bits, per-warp release, L2 prefetch); the first three compute the product.
+  struct Mode {
+    const char* name;
+    uint32_t bits;
+    bool warp_arrive, prefetch;
+  };
+  const Mode modes[] = {{"whole", 0, false, false},
+                        {"warp-arrive", 0, true, false},
+                        {"prefetch", 0, false, true},
+                        {"no-store", gpu::ws_ablate_no_store, false, false},
+                        {"no-mma", gpu::ws_ablate_no_mma, false, false},
+                        {"loads-only", gpu::ws_ablate_no_mma | gpu::ws_ablate_no_store, false, false},
+                        {"no-load", gpu::ws_ablate_no_load, false, false},
+                        {"mma-only", gpu::ws_ablate_no_load | gpu::ws_ablate_no_store, false, false},
+                        {"stores-only", gpu::ws_ablate_no_load | gpu::ws_ablate_no_mma, false, false},
+                        {"sync-only", gpu::ws_ablate_no_load | gpu::ws_ablate_no_mma | gpu::ws_ablate_no_store, false,
+                         false}};
+  gpu::use_forward_calibration({});
+  // QALG_BENCH_VARIANTS picks the tiles (fused-wsl64x128 by default); only warp-specialised ones
+  // have the switches (others run whole in every mode, which the rows would show as equal times).
+  const char* only = std::getenv("QALG_BENCH_VARIANTS");
+  if (!only) setenv("QALG_BENCH_VARIANTS", "fused-wsl64x128", 0);
+  std::vector<gpu::TileConfig> tiles;
+  const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
+  if (!only) unsetenv("QALG_BENCH_VARIANTS");
+  for (size_t v = 0; v < variants.size(); ++v) {
+    for (const Mode& m : modes) {
+      gpu::set_ws_ablation(m.bits);
+      gpu::set_ws_warp_arrive(m.warp_arrive);
+      gpu::set_ws_l2_prefetch(m.prefetch);
+      Stats st;
+      double err = 0;
+      try {
+        GraphCall g(s_, variants[v].second);  // the flags are read when the launch is captured
+        st = timer_->alone(g, false, 20);
+        if (m.bits == 0) {
+          ok(cudaMemset(Y.p, 0xff, uint64_t(M) * F * 2), "poison");
+          g.launch();
+          ok(cudaStreamSynchronize(s_), "run");
+          err = gpu::rel_l2_bf16(Y.p, ref.f(), uint64_t(M) * F);
+        }
+      } catch (...) {
+        gpu::set_ws_ablation(0), gpu::set_ws_warp_arrive(false), gpu::set_ws_l2_prefetch(false);
+        throw;
+      }
+      const bool pass = m.bits != 0 || err <= 1e-2;  // NaN fails
+      failures_ += !pass;
+      const char* check = m.bits ? "n/a" : pass ? "pass" : "FAIL";
+      std::printf("ablate %-22s %-20s %-12s %9.1f us (p10 %.1f, p90 %.1f)  x%.2f of whole-dense  floor %.2f  %s %.1e\n",
+                  name.c_str(), variants[v].first.c_str(), m.name, st.median, st.p10, st.p90, dense_us / st.median,
+                  floor / st.median, check, err);
+      csv_ << "ablate," << m.name << ',' << name << ',' << M << ',' << D << ',' << F << ',' << q << ','
+           << variants[v].first << ',' << impl << ',' << dense_us << ",," << ',' << st.median << ',' << st.p10 << ','
+           << st.p90 << ",,,,,," << dense_us / st.median << ",," << floor << ',' << floor / st.median << ',' << err
+           << ',' << check << ',' << gpu_name_ << ",,,,\n";
+      csv_.flush();
+    }
+  }
+  gpu::set_ws_ablation(0), gpu::set_ws_warp_arrive(false), gpu::set_ws_l2_prefetch(false);
+  gpu::use_forward_calibration(calib_);
+  gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
+}
+
+}  // namespace qalg::bench
