@@ -4,19 +4,28 @@
 // instead of more counters this times the kernel with one part left out at a time (METHOD.md:
 // "time variants that leave one stage out ... and take differences"): no copies, no wgmma, no
 // epilogue stores, and their combinations, on the same buffers, warm medians of 20 graph replays.
-// The variants that compute (whole, per-warp release, L2 prefetch) are checked against the
-// table's dense reference; the ablated ones compute nothing meaningful and are marked "n/a".
+// The variants that compute (whole, and whole with TMA stores) are checked against the table's
+// dense reference; the ablated ones compute nothing meaningful and are marked "n/a".
 #include "bench_cases_run.hpp"
 
 namespace qalg::bench {
 
 inline void Bench::launch_probe() {
-  for (uint32_t ctas : {1u, 4u * 132u}) {
+  int sms = 0;
+  ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "multiprocessor count");
+  for (uint32_t ctas : {1u, 4u * uint32_t(sms)}) {
     GraphCall g(s_, [&](cudaStream_t s) { gpu::device_null_kernel(ctas, s); });
     const Stats t = timer_->alone(g, false, 50);
     std::printf("launch  null kernel, %4u CTAs: %6.2f us (p10 %.2f, p90 %.2f)\n", ctas, t.median, t.p10, t.p90);
     csv_ << "ceiling,null_kernel_" << ctas << "_ctas_us," << gpu_name_ << ",,,,,,," << t.median << ",,,,,,,,,,,,,,,,,,,,\n";
   }
+  // The write side alone: cudaMemset of 1 GiB (bytes written only), beside the copy ceiling's read + write.
+  const uint64_t n = uint64_t(1) << 30;
+  Buf a(n, 1, 1);
+  GraphCall g(s_, [&](cudaStream_t s) { ok(cudaMemsetAsync(a.p, 0x5a, n, s), "memset"); });
+  const double w = double(n) / (timer_->alone(g, false, 10).median * 1e-6);
+  std::printf("launch  write bandwidth (cudaMemset, 1 GiB): %.2f TB/s\n", w / 1e12);
+  csv_ << "ceiling,write_bandwidth_TBps," << gpu_name_ << ",,,,,,," << w / 1e12 << ",,,,,,,,,,,,,,,,,,,,\n";
 }
 
 inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, bool interval) {
@@ -40,23 +49,20 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
   const double fl = detail::plan_flops(plan.plan(), types);
   const double floor = floor_us(fl, 2.0 * (double(M) * D + double(detail::used_weight_elems(plan.plan())) + double(M) * F));
   std::printf("ablate %s M=%d q=%d: dense %s %.1f us, floor %.1f us\n", name.c_str(), M, q, impl.c_str(), dense_us, floor);
-  // (mode, ablation bits, per-warp release, L2 prefetch); the first three compute the product.
+  // (mode, ablation bits, TMA stores); the two with no bits compute the product.
   struct Mode {
     const char* name;
     uint32_t bits;
-    bool warp_arrive, prefetch;
+    bool tma_store;
   };
-  const Mode modes[] = {{"whole", 0, false, false},
-                        {"warp-arrive", 0, true, false},
-                        {"prefetch", 0, false, true},
-                        {"no-store", gpu::ws_ablate_no_store, false, false},
-                        {"no-mma", gpu::ws_ablate_no_mma, false, false},
-                        {"loads-only", gpu::ws_ablate_no_mma | gpu::ws_ablate_no_store, false, false},
-                        {"no-load", gpu::ws_ablate_no_load, false, false},
-                        {"mma-only", gpu::ws_ablate_no_load | gpu::ws_ablate_no_store, false, false},
-                        {"stores-only", gpu::ws_ablate_no_load | gpu::ws_ablate_no_mma, false, false},
-                        {"sync-only", gpu::ws_ablate_no_load | gpu::ws_ablate_no_mma | gpu::ws_ablate_no_store, false,
-                         false}};
+  constexpr uint32_t kLoad = gpu::ws_ablate_no_load, kMma = gpu::ws_ablate_no_mma, kStore = gpu::ws_ablate_no_store;
+  const Mode modes[] = {{"whole", 0, false},          {"tma-store", 0, true},
+                        {"no-store", kStore, false},  {"no-mma", kMma, false},
+                        {"tma-no-mma", kMma, true},   {"loads-only", kMma | kStore, false},
+                        {"no-load", kLoad, false},    {"mma-only", kLoad | kStore, false},
+                        {"stores-only", kLoad | kMma, false}, {"tma-stores-only", kLoad | kMma, true},
+                        {"sync-only", kLoad | kMma | kStore, false}};
+  const bool tma_default = gpu::ws_tma_store();
   gpu::use_forward_calibration({});
   // QALG_BENCH_VARIANTS picks the tiles (fused-wsl64x128 by default); only warp-specialised ones
   // have the switches (others run whole in every mode, which the rows would show as equal times).
@@ -68,8 +74,7 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
   for (size_t v = 0; v < variants.size(); ++v) {
     for (const Mode& m : modes) {
       gpu::set_ws_ablation(m.bits);
-      gpu::set_ws_warp_arrive(m.warp_arrive);
-      gpu::set_ws_l2_prefetch(m.prefetch);
+      gpu::set_ws_tma_store(m.tma_store);
       Stats st;
       double err = 0;
       try {
@@ -82,7 +87,7 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
           err = gpu::rel_l2_bf16(Y.p, ref.f(), uint64_t(M) * F);
         }
       } catch (...) {
-        gpu::set_ws_ablation(0), gpu::set_ws_warp_arrive(false), gpu::set_ws_l2_prefetch(false);
+        gpu::set_ws_ablation(0), gpu::set_ws_tma_store(tma_default);
         throw;
       }
       const bool pass = m.bits != 0 || err <= 1e-2;  // NaN fails
@@ -98,7 +103,7 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
       csv_.flush();
     }
   }
-  gpu::set_ws_ablation(0), gpu::set_ws_warp_arrive(false), gpu::set_ws_l2_prefetch(false);
+  gpu::set_ws_ablation(0), gpu::set_ws_tma_store(tma_default);
   gpu::use_forward_calibration(calib_);
   gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
 }

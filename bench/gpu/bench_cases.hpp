@@ -117,9 +117,10 @@ class Bench {
                          const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M);
   void square(int n, int b);
   // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
-  // copies, wgmma or stores left out, and with the per-warp release / L2 prefetch switched on.
+  // copies, wgmma or stores left out, and with TMA stores.
   void ablate(const std::string& name, int D, int F, int M, int q, bool interval);
-  // What a graph replay of an empty kernel costs (1 CTA, and one CTA per SM ×4): printed.
+  // What a graph replay of an empty kernel costs (1 CTA, and 4 per SM), and cudaMemset's write
+  // bandwidth: printed, and as ceiling rows.
   void launch_probe();
   // set_row_formula off against on (warm medians of 10, printed only): forward on the wg_gemm
   // tiles, and dX / dW on the wm and wl engines; with n > 0 the square product of size n instead.

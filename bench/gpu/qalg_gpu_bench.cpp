@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
   // QALG_WS_FENCE=1: the warp-specialised forward fences before every step (to compare).
   if (const char* v = std::getenv("QALG_WS_FENCE")) qalg::gpu::set_ws_fence_every_step(std::string(v) == "1");
   // The eighteenth session's switches (to compare), each refusing any other value:
-  // QALG_PAIR_SCOPE=0|1: the paired tiles synchronise at cluster scope; QALG_WS_PREFETCH=0|1: the
-  // warp-specialised tiles prefetch the next item's steps into L2; QALG_WS_ORDER=columns|types:
+  // QALG_PAIR_SCOPE=0|1: the paired tiles synchronise at cluster scope; QALG_WS_TMA_STORE=0|1
+  // (nineteenth session): the warp-specialised tiles store through TMA; QALG_WS_ORDER=columns|types:
   // their item order; QALG_SQUARE_N: the square suite's n (a positive multiple of 128).
   auto flag = [](const char* name, void (*set)(bool)) {
     const char* v = std::getenv(name);
@@ -58,9 +58,7 @@ int main(int argc, char** argv) {
     set(m == "1");
     return true;
   };
-  // QALG_WS_WARP_ARRIVE=0|1 (nineteenth session): the consumers release a stage once per warp.
-  if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_PREFETCH", qalg::gpu::set_ws_l2_prefetch) ||
-      !flag("QALG_WS_WARP_ARRIVE", qalg::gpu::set_ws_warp_arrive))
+  if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store))
     return 2;
   if (const char* v = std::getenv("QALG_WS_ORDER")) {
     const std::string m = v;

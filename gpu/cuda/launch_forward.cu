@@ -23,8 +23,7 @@ std::atomic<bool> g_law_grid{true};
 std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
-std::atomic<bool> g_ws_l2_prefetch{false};       // wgs_gemm.cuh kPrefetchL2
-std::atomic<bool> g_ws_warp_arrive{false};       // wgs_gemm.cuh kWarpArrive
+std::atomic<bool> g_ws_tma_store{false};         // wgs_gemm.cuh kTmaStore
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 
 // The kernel's copy flags for the ablation bits (wgs_gemm.cuh kAblate*).
@@ -110,14 +109,17 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   const CUtensorMap mA = !rows_tma ? m8
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
-  const uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
+  uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
-                        (g_ws_l2_prefetch ? kPrefetchL2 : 0u) | (g_ws_warp_arrive ? kWarpArrive : 0u) |
                         ablation_copy_flags();
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
   const CUtensorMap u8 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 8, 64) : m8;
+  // kTmaStore: Y (or the gated FFN's H) as typed rows, 64-row boxes of 64 columns, like X's map
+  const bool tma_store = g_ws_tma_store && rows_tma && BM == 64 && CL == 1 && a.ldc % 8 == 0;
+  const CUtensorMap mC = tma_store ? tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, BM) : m8;
+  copy |= tma_store ? kTmaStore : 0u;
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
     cudaLaunchAttribute attr[1];
@@ -127,12 +129,12 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
     cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
     static const uint32_t clusters = max_clusters(kernel, threads, smem, CL);  // each takes pairs of items
     cfg.gridDim = dim3(std::min(wl.count / CL, clusters) * CL);
-    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, copy, 0u),
+    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, copy, 0u),
                "wgs_forward_kernel launch (pairs)");
     return;
   }
   kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
-                                                                  u64, u8, copy, grouped ? s : 0u);
+                                                                  u64, u8, mC, copy, grouped ? s : 0u);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
 }
 template <typename T>
@@ -445,8 +447,8 @@ void set_row_formula(bool on) { g_row_formula = on; }
 void set_law_grid(bool on) { g_law_grid = on; }
 void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
 void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
-void set_ws_l2_prefetch(bool on) { g_ws_l2_prefetch = on; }
-void set_ws_warp_arrive(bool on) { g_ws_warp_arrive = on; }
+void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
+bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
     throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +

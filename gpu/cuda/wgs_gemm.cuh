@@ -61,19 +61,6 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
       : "memory");
 }
 
-// A box into L2 only (no shared memory, no barrier): the L2-prefetch experiment (kPrefetchL2).
-__device__ __forceinline__ void tma_prefetch_2d(const CUtensorMap* map, int32_t c0, int32_t c1) {
-  asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];\n" ::"l"(reinterpret_cast<uint64_t>(map)),
-               "r"(c0), "r"(c1)
-               : "memory");
-}
-__device__ __forceinline__ void tma_prefetch_3d(const CUtensorMap* map, int32_t c0, int32_t c1, int32_t c2) {
-  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];\n" ::"l"(
-                   reinterpret_cast<uint64_t>(map)),
-               "r"(c0), "r"(c1), "r"(c2)
-               : "memory");
-}
-
 // One 64-deep forward step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the
 // stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
 // NB = 2: also times the second W tile (at sb1) into acc1, in the same commit group.
@@ -163,25 +150,59 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // of CUTLASS's TMA mainloops).
 // kPairClusterScope (CL = 2, eighteenth session, to compare): the producers' waits on "empty" acquire
 // and the remote arrivals release at cluster scope; else both at the default CTA scope.
-// kPrefetchL2 (eighteenth session, written after its last device call, not yet run): when an item
-// starts, the producer prefetches every whole step of the NEXT item (x box and W boxes) into L2 with
-// cp.async.bulk.prefetch.tensor. Why: Nsight Compute on the n = 16384 square (wsl64x128) found
-// it latency-bound with no unit saturated (DRAM 52 %, L2 hit rate 60 %, 0.60 eligible warps per
-// scheduler) while every SM's shared memory already holds its 9 stages; a prefetch reaches ~4 steps
-// further ahead without shared memory, so the stages' copies hit L2 instead of DRAM.
-// kWarpArrive (nineteenth session): each consumer warp arrives once on a stage's "empty" barrier
-// (lane 0, after __syncwarp) instead of each of its 32 threads, as CUTLASS's consumer_release
-// signals once per consumer group; wgmma.wait_group is warp-collective, so when lane 0 arrives the
-// whole warp's reads of the stage are done. Why: 128 arrivals on one barrier per stage and CTA are
-// serialised shared-memory atomics on the consumers' path between steps.
+// (kPrefetchL2, the eighteenth session's L2 prefetch of the next item's steps, and kWarpArrive, one
+// "empty" arrival per consumer warp, were timed in the nineteenth session's first call and removed:
+// the prefetch made the square n = 32768 3099 against 2195 µs and Qwen3-8B 84.4 against 61.0; the
+// per-warp release moved nothing by more than the spread and the n = 32768 square to 2426.)
 // kAblate* (nineteenth session, timing only: the results are WRONG while set): leave one part of
 // the kernel out and time the rest, to find what bounds it (METHOD.md, "time variants that leave
 // one stage out"): kAblateNoLoad, the producer issues no copies (its barriers complete with zero
 // bytes); kAblateNoMma, the consumers issue no wgmma; kAblateNoStore, no epilogue stores.
+// kTmaStore (nineteenth session): the epilogue writes the finished tile into the item's last stage
+// (its operands are dead once that step's wgmma is done), in the 128B-swizzled layout of 64-column
+// boxes, and one thread stores it by TMA (tmapC: Y as tensor_map_typed_rows); the stage is released
+// once the copy engine has read it. Why: timed with parts left out (bench suite ablate, call 1 of
+// the session), the stores cost more than anything else: the square n = 32768 took 2195 µs whole
+// and 1335 without its stores, and the epilogue alone wrote C at 1.5 TB/s (Qwen3-8B: 61.0 against
+// 40.5 µs, Y at 1.2 TB/s), while the loads alone streamed at 3.5 TB/s. Used where the host passes
+// the flag: rows in closed form, BM = 64, one CTA per cluster; per item, only where every 64-column
+// block of the tile is whole and the rows past the tile's are past its type (TMA clips those).
 enum CopyFlags : uint32_t {
-  kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kPrefetchL2 = 16,
-  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kWarpArrive = 256
+  kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
+  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128
 };
+
+// TMA store of one box from shared memory (its bulk group committed by the caller).
+__device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Shared memory read by this thread's committed bulk stores may be written again.
+__device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+// This thread's committed bulk stores are complete (written to global memory).
+__device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+// The BM = 64 consumer warpgroup alone (the producer warp runs on): named barrier 1.
+__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
+
+// The m64nBN fragment values (value(i), or zeros) written into a 128B-swizzled tile of BN / 64
+// boxes of 64 rows × 64 columns at `out`: this thread's rows m0 = 16·warp + lane/4 and m0 + 8,
+// columns 8c + 2k, 8c + 2k + 1. The eight rows of a warp's store differ in (row mod 8), so the
+// swizzle spreads their chunks over all 32 banks.
+template <typename T, int BN, typename Value>
+__device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint32_t m0, bool zero) {
+  const uint32_t k = threadIdx.x % 4;
+#pragma unroll
+  for (int c = 0; c < BN / 8; ++c)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const uint32_t r = m0 + 8 * h;
+      const uint32_t v = zero ? 0u : pack2<T>(value(c * 4 + h * 2), value(c * 4 + h * 2 + 1));
+      *reinterpret_cast<uint32_t*>(out + (c / 8) * kWgChunk + swz128(r, c % 8) + k * 4) = v;
+    }
+}
 
 // Forward only (A = gathered rows of X, K-major; B = W, N-major). tmap64 / tmap8: W as a K × N
 // tensor, boxes of 64 columns × 64 rows / × 8 rows, 128B swizzle.
@@ -219,12 +240,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
                        const __grid_constant__ CUtensorMap tmapU64, const __grid_constant__ CUtensorMap tmapU8,
-                       uint32_t copy, uint32_t s_group) {
+                       const __grid_constant__ CUtensorMap tmapC, uint32_t copy, uint32_t s_group) {
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
-  const bool warp_arrive = copy & kWarpArrive, no_load = copy & kAblateNoLoad;
+  const bool no_load = copy & kAblateNoLoad;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -242,8 +263,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals
-      // CL = 2: and one arrival per consumer warp of the other CTA; kWarpArrive: one per warp here too
-      mbar_init(&empty[s], (warp_arrive ? kConsumers / 32 : kConsumers) + (CL > 1 ? kConsumers / 32 : 0));
+      // CL = 2: and one arrival per consumer warp of the other CTA
+      mbar_init(&empty[s], kConsumers + (CL > 1 ? kConsumers / 32 : 0));
     }
     mbar_init(res_full, 1), mbar_init(res_empty, kConsumers);
     mbar_init_fence();
@@ -330,23 +351,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         for (int i = 0; i < BM / 4; ++i) {
           const uint32_t r = lane / 8 + 4 * i;
           aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
-        }
-      }
-      // (Not compiled into the 4-CTA-per-SM tiles: at their 96 registers it spilled 12 bytes in wsl64x64.)
-      if (RES == 0 && MINB < 4 && (copy & kPrefetchL2) && has_next && wn.term_count <= 32 && !grouped) {
-        uint32_t tq = 0, ri = 0;  // the next item's first row, as (type, index within type)
-        if (rows_tma) tq = g.row_formula.by_c.div(wn.m_begin), ri = wn.m_begin - tq * g.row_formula.c;
-#pragma unroll 1
-        for (uint32_t ti = 0; ti < wn.term_count; ++ti) {
-          const uint32_t a = __shfl_sync(0xffffffffu, tn.a, ti), len = __shfl_sync(0xffffffffu, tn.len, ti);
-#pragma unroll 1
-          for (uint32_t kk = 0; kk + kWgBK <= len; kk += kWgBK) {  // whole steps (the rest keep their path)
-            if (lane == 0 && rows_tma) tma_prefetch_3d(&tmapA, int32_t(a + kk), int32_t(ri), int32_t(tq));
-            if (lane < BN / 64) tma_prefetch_2d(&tmap64, int32_t(wn.n_begin + lane * 64), int32_t(a + kk));
-            if constexpr (NB == 2)
-              if (lane >= 16 && lane < 16 + BN / 64)
-                tma_prefetch_2d(&tmapU64, int32_t(wn.n_begin + (lane - 16) * 64), int32_t(a + kk));
-          }
         }
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
@@ -446,18 +450,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   // Frees a stage for the producer (CL = 2: for both CTAs' producers; when lane 0 arrives for its
   // warp, every lane has read the stage's header and the warpgroup's wgmma on it is complete).
   auto release = [&](uint32_t st) {
-    if (warp_arrive) {
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&empty[st]);
-    } else {
-      mbar_arrive(&empty[st]);
-    }
+    mbar_arrive(&empty[st]);
     if constexpr (CL > 1) {
       __syncwarp();
       if (lane == 0) mbar_arrive_remote(&empty[st], cluster_ctarank() ^ 1, copy & kPairClusterScope);
     }
   };
   const bool no_mma = copy & kAblateNoMma, no_store = copy & kAblateNoStore;
+  const bool tma_store = (copy & kTmaStore) && BM == 64 && CL == 1;
+  uint32_t m_begin = 0;
 #pragma unroll 1
   while (true) {
     mbar_wait(&full[stage], phase);
@@ -469,10 +470,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // the next stage. This wait costs nothing and lets the loop keep one wgmma in flight.
     if (h.flags & kDone) {
       wgmma_wait<0>();
+      if (tma_store && threadIdx.x == 0) bulk_wait_all();  // the last tile's stores, before the CTA ends
       break;
     }
     if (h.flags & kFirst) {  // rows of this thread's two outputs, needed only at the epilogue
-      m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count;
+      m_count = h.m_count, n_begin = h.n_begin, n_count = h.n_count, m_begin = h.m_begin;
       row0 = m0 < m_count ? list_row(g, h.m_begin + m0) : 0;  // closed form where there is one: no load
       row1 = m1 < m_count ? list_row(g, h.m_begin + m1) : 0;
       first = true;
@@ -515,8 +517,36 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     if (h.flags & kLast) {
       wgmma_wait<0>();
       fence_operands(acc);
-      if (have_prev) release(prev), have_prev = false;
+      if constexpr (NB == 2) fence_operands(acc1);
+      // kTmaStore: this item's tile through its last stage (not for an empty item: its stage is
+      // already released) where the copy engine can write it whole.
+      bool by_tma = false;
+      uint32_t tq = 0, ri = 0;
+      if (tma_store && !(h.flags & kEmpty) && n_count % 64 == 0) {
+        tq = g.row_formula.by_c.div(m_begin), ri = m_begin - tq * g.row_formula.c;
+        by_tma = m_count == BM || ri + m_count >= g.row_formula.c;
+      }
+      if (have_prev && !by_tma) release(prev), have_prev = false;
       if (no_store) {
+        if (have_prev) release(prev), have_prev = false;
+      } else if (by_tma) {
+        unsigned char* out = smem + stage * kStage;  // prev == stage: the item's last stage
+        const uint32_t mrow = warp * 16 + lane / 4;
+        if constexpr (NB == 2)
+          stage_tile<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, out, mrow, first);
+        else
+          stage_tile<T, BN>([&](int i) { return acc[i] * coef; }, out, mrow, first);
+        fence_proxy_async();  // the generic-proxy writes, before the copy engine reads them
+        consumers_sync();
+        if (threadIdx.x == 0) {
+#pragma unroll 1
+          for (uint32_t b = 0; b < n_count / 64; ++b)
+            tma_store_3d(&tmapC, out + b * kWgChunk, int32_t(n_begin + b * 64), int32_t(ri), int32_t(tq));
+          bulk_commit();
+          bulk_wait_read();
+        }
+        consumers_sync();  // the stage is read: the producer may refill it
+        release(prev), have_prev = false;
       } else if constexpr (NB == 2) {  // SiLU(gate)·up (an empty sum stores zeros, as SiLU(0)·0)
         fence_operands(acc1);
         store_values<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, g.C, g.ldc, row0, row1,

@@ -464,8 +464,7 @@ TEST(WsItemOrder, TypesOuterMatchesTheReference) {
 
 // Every warp-specialised tile (the square exactly on integers; partial column tiles and 100 rows per
 // type at random) and a gated FFN on both gate/up tiles, under the switch the caller has set: the
-// switches below change only how the kernels move data or synchronise, so the results must be the
-// reference's as without them.
+// switch changes only how the kernels move data, so the results must be the reference's as without.
 void ws_switch_cases(const std::string& prefix, uint64_t seed) {
   each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
     if (integer)
@@ -483,19 +482,14 @@ void ws_switch_cases(const std::string& prefix, uint64_t seed) {
   set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
 }
 
-// set_ws_l2_prefetch(true): the tiles prefetch the next item's steps into L2 (a prefetch writes nothing).
-TEST(WsL2Prefetch, ResultsAsWithout) {
-  set_ws_l2_prefetch(true);
-  ws_switch_cases("prefetch", 1300);
-  set_ws_l2_prefetch(false);
-}
-
-// set_ws_warp_arrive(true): the consumers release each stage once per warp instead of once per
-// thread (the paired tiles' stages also wait for the other CTA's warps).
-TEST(WsWarpArrive, ResultsAsWithout) {
-  set_ws_warp_arrive(true);
-  ws_switch_cases("warp-arrive", 1400);
-  set_ws_warp_arrive(false);
+// set_ws_tma_store(true): the 64-row tiles write their tiles through shared memory and TMA stores
+// where the rows have a closed form (the square; cyclic rows with 100 per type, whose last 64-row
+// chunk of each type is partial; partial column tiles of 72 and 136 columns, which keep the
+// threads' stores), and the gated FFN's H the same way.
+TEST(WsTmaStore, ResultsAsWithout) {
+  set_ws_tma_store(true);
+  ws_switch_cases("tma-store", 1400);
+  set_ws_tma_store(false);
 }
 
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.

@@ -225,15 +225,12 @@ void set_paired_cluster_scope(bool on);
 // share W_jj); types = type outer, then (j, column tile), row chunks innermost (whole row blocks of
 // X and Y at a time, as the Triton peer's grid). Process-wide (the bench's QALG_WS_ORDER=types).
 enum class WsItemOrder { columns, types };
-// The warp-specialised forward tiles (and the gated FFN's gate/up on them) prefetch the next item's
-// whole steps into L2 (wgs_gemm.cuh kPrefetchL2; off by default until measured; the bench's
-// QALG_WS_PREFETCH=1; not in the 4-CTA-per-SM tiles wsl64x64 and wsp64x64, where it has no effect).
-// Results are the same either way. Process-wide.
-void set_ws_l2_prefetch(bool on);
-// The warp-specialised tiles' consumers arrive on a stage's "empty" barrier once per warp instead of
-// once per thread (wgs_gemm.cuh kWarpArrive; off by default until measured; the bench's
-// QALG_WS_WARP_ARRIVE=1). Results are the same either way. Process-wide.
-void set_ws_warp_arrive(bool on);
+// The warp-specialised 64-row tiles (and the gated FFN's gate/up on them) write each finished tile
+// through shared memory and TMA stores where the batch's rows have a closed form (wgs_gemm.cuh
+// kTmaStore), else by their threads. Results are the same either way. Process-wide; the bench's
+// QALG_WS_TMA_STORE=0|1.
+void set_ws_tma_store(bool on);
+bool ws_tma_store();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
