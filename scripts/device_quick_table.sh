@@ -18,7 +18,7 @@ cmake --build "$B" -j"$(nproc)" >"$R/build.log" 2>&1 || { grep -E "error" -A3 "$
 echo "build $((SECONDS - t0)) s"
 export QALG_GPU_TABLES=$PWD/.gpu-carry/tables
 echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$R/conformance.csv"
-QALG_GPU_RESULTS="$R/conformance.csv" timeout 150 "$B/test_gpu_cuda" --gtest_brief=1 >"$R/conformance.log" 2>&1
+QALG_GPU_RESULTS="$R/conformance.csv" timeout ${T_TESTS:-150} "$B/test_gpu_cuda" --gtest_brief=1 >"$R/conformance.log" 2>&1
 echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/conformance.log" | tail -3 | tr '\n' ' ')"
 echo "conformance rows: $(($(wc -l <"$R/conformance.csv") - 1)), failures: $(grep -c FAIL "$R/conformance.csv")"
 PEER=0 timeout 150 bash scripts/gpu_bench.sh "$R/bench" table >"$R/bench.log" 2>&1

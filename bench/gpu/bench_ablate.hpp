@@ -73,6 +73,10 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
   if (!only) unsetenv("QALG_BENCH_VARIANTS");
   for (size_t v = 0; v < variants.size(); ++v) {
     for (const Mode& m : modes) {
+      // QALG_ABLATE_MODES=a,b,…: only those modes (e.g. whole,tma-store)
+      if (const char* keep = std::getenv("QALG_ABLATE_MODES");
+          keep && ("," + std::string(keep) + ",").find("," + std::string(m.name) + ",") == std::string::npos)
+        continue;
       gpu::set_ws_ablation(m.bits);
       gpu::set_ws_tma_store(m.tma_store);
       Stats st;

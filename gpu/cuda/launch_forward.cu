@@ -23,7 +23,7 @@ std::atomic<bool> g_law_grid{true};
 std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
-std::atomic<bool> g_ws_tma_store{false};         // wgs_gemm.cuh kTmaStore
+std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 
 // The kernel's copy flags for the ablation bits (wgs_gemm.cuh kAblate*).

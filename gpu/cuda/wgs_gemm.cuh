@@ -459,6 +459,17 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   const bool no_mma = copy & kAblateNoMma, no_store = copy & kAblateNoStore;
   const bool tma_store = (copy & kTmaStore) && BM == 64 && CL == 1;
   uint32_t m_begin = 0;
+  // kTmaStore: the stage a finished tile was stored from, until thread 0 has seen the copy engine
+  // read it; then thread 0 releases it for all the consumers. Why deferred: waiting for the read
+  // before going on left the warpgroup idle once per tile; here thread 0 waits while the next
+  // step's wgmma runs.
+  int store_stage = -1;
+  auto settle_store = [&]() {
+    if (store_stage >= 0) {
+      if (threadIdx.x == 0) bulk_wait_read(), mbar_arrive_count(&empty[store_stage], kConsumers);
+      store_stage = -1;
+    }
+  };
 #pragma unroll 1
   while (true) {
     mbar_wait(&full[stage], phase);
@@ -470,6 +481,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // the next stage. This wait costs nothing and lets the loop keep one wgmma in flight.
     if (h.flags & kDone) {
       wgmma_wait<0>();
+      settle_store();
       if (tma_store && threadIdx.x == 0) bulk_wait_all();  // the last tile's stores, before the CTA ends
       break;
     }
@@ -493,6 +505,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
     }
     if (h.flags & kEmpty) {
+      settle_store();
       release(stage);
     } else {
       if (h.flags & kFence) fence_proxy_async();
@@ -504,6 +517,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
       if (!no_mma) forward_step<T, BN, NB>(acc, acc1, sa + wg * 64 * 128, sb, sb + kBBytes, first);
       first = false;
+      settle_store();  // (while this step's wgmma runs)
       if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done
         wgmma_wait<0>();
         mbar_arrive(res_empty);
@@ -543,10 +557,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           for (uint32_t b = 0; b < n_count / 64; ++b)
             tma_store_3d(&tmapC, out + b * kWgChunk, int32_t(n_begin + b * 64), int32_t(ri), int32_t(tq));
           bulk_commit();
-          bulk_wait_read();
         }
-        consumers_sync();  // the stage is read: the producer may refill it
-        release(prev), have_prev = false;
+        store_stage = int(stage), have_prev = false;  // released by settle_store once read
       } else if constexpr (NB == 2) {  // SiLU(gate)·up (an empty sum stores zeros, as SiLU(0)·0)
         fence_operands(acc1);
         store_values<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, g.C, g.ldc, row0, row1,

@@ -482,14 +482,17 @@ void ws_switch_cases(const std::string& prefix, uint64_t seed) {
   set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
 }
 
-// set_ws_tma_store(true): the 64-row tiles write their tiles through shared memory and TMA stores
-// where the rows have a closed form (the square; cyclic rows with 100 per type, whose last 64-row
-// chunk of each type is partial; partial column tiles of 72 and 136 columns, which keep the
-// threads' stores), and the gated FFN's H the same way.
+// set_ws_tma_store(true), the default, and (false): the 64-row tiles write their tiles through
+// shared memory and TMA stores where the rows have a closed form (the square; cyclic rows with 100
+// per type, whose last 64-row chunk of each type is partial; partial column tiles of 72 and 136
+// columns, which keep the threads' stores), and the gated FFN's H the same way; or by threads.
 TEST(WsTmaStore, ResultsAsWithout) {
+  const bool by_default = ws_tma_store();
   set_ws_tma_store(true);
   ws_switch_cases("tma-store", 1400);
   set_ws_tma_store(false);
+  ws_switch_cases("thread-store", 1500);
+  set_ws_tma_store(by_default);
 }
 
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
