@@ -30,7 +30,7 @@ if [ "$(left)" -gt 45 ] && [ -f .gpu-carry/triton_qproj.py ]; then
 fi
 if [ "$(left)" -gt 15 ]; then
   timeout $(( $(left) - 5 )) compute-sanitizer --tool memcheck --error-exitcode 3 "$B/test_gpu_cuda" \
-    --gtest_filter='SanitizerSmall.*:Fixture.*' >"$R/sanitizer_memcheck.log" 2>&1
+    --gtest_filter="${MEMCHECK_FILTER:-SanitizerSmall.*:Fixture.*}" >"$R/sanitizer_memcheck.log" 2>&1
   echo "memcheck rc $?: $(grep -E "ERROR SUMMARY" "$R/sanitizer_memcheck.log" | tail -1)"
 fi
 echo "total $((SECONDS - t0)) s"

@@ -92,7 +92,7 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // CL = 2: clusters of two CTAs sharing W by multicast (the list must pair: WorkList::pairs).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
-               cudaStream_t stream) {
+               uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
   auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL>;
   constexpr int threads = BM * 2 + 32;
@@ -116,10 +116,16 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
   const CUtensorMap u8 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 8, 64) : m8;
-  // kTmaStore: Y (or the gated FFN's H) as typed rows, 64-row boxes of 64 columns, like X's map
+  // kTmaStore: Y (or the gated FFN's H) as typed rows, 64-row boxes of 64 columns, like X's map;
+  // with equal output widths r (multiples of 8) its columns split into (column within group, group),
+  // so that a box past a group's end is clipped there and every tile, partial ones too, goes by TMA
   const bool tma_store = g_ws_tma_store && rows_tma && BM == 64 && CL == 1 && a.ldc % 8 == 0;
-  const CUtensorMap mC = tma_store ? tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, BM) : m8;
+  const bool by_groups = tma_store && r != 0 && r % 8 == 0 && N % r == 0;
+  const CUtensorMap mC = !tma_store ? m8
+                         : by_groups ? tensor_map_grouped_typed_rows(a.C, dt, r, uint32_t(N / r), a.ldc, f, M, BM)
+                                     : tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, BM);
   copy |= tma_store ? kTmaStore : 0u;
+  const uint32_t r_group = by_groups ? r : 0u;
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
     cudaLaunchAttribute attr[1];
@@ -129,12 +135,12 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
     cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
     static const uint32_t clusters = max_clusters(kernel, threads, smem, CL);  // each takes pairs of items
     cfg.gridDim = dim3(std::min(wl.count / CL, clusters) * CL);
-    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, copy, 0u),
+    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, copy, 0u, r_group),
                "wgs_forward_kernel launch (pairs)");
     return;
   }
   kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
-                                                                  u64, u8, mC, copy, grouped ? s : 0u);
+                                                                  u64, u8, mC, copy, grouped ? s : 0u, r_group);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
 }
 template <typename T>
@@ -143,22 +149,24 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   const uint64_t K = p.K(), N = p.N();
   uint32_t smax = 0, s = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
   for (uint32_t w : p.plan().input_widths) smax = std::max(smax, w), s = w == s ? s : 0;  // s: the common width
+  uint32_t r = p.plan().output_widths.empty() ? 0 : p.plan().output_widths[0];
+  for (uint32_t w : p.plan().output_widths) r = w == r ? r : 0;  // r: the common output width (0: none)
   if (t.engine == TileEngine::wgmma_ws_resident) {
     if (smax <= 128) {  // else no diagonal block fits the resident slot: stream it
-      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, M, K, N, f, s, stream), true;
-      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s, stream), true;
+      if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 2>(wl, a, M, K, N, f, s, r, stream), true;
+      if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s, r, stream), true;
     }
   }
   if (t.engine == TileEngine::wgmma_ws_pair) {  // the lean tiles in pairs where the list pairs; else lean
-    if (wl.pairs && t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4, kStore, 2>(wl, a, M, K, N, f, s, stream), true;
+    if (wl.pairs && t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4, kStore, 2>(wl, a, M, K, N, f, s, r, stream), true;
     if (wl.pairs && t.bm == 64 && t.bn == 128)
-      return launch_ws<T, 64, 128, 3, 0, 3, kStore, 2>(wl, a, M, K, N, f, s, stream), true;
+      return launch_ws<T, 64, 128, 3, 0, 3, kStore, 2>(wl, a, M, K, N, f, s, r, stream), true;
     t.engine = TileEngine::wgmma_ws_lean;
   }
   if (t.engine == TileEngine::wgmma_ws_lean) {  // 3 / 3 / 2 stages: 4, 3 and 3 CTAs per SM
-    if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s, stream), true;
-    if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, stream), true;
-    if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, stream), true;
+    if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s, r, stream), true;
+    if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
+    if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
     // (wsl128x128, 2 stages, 2 CTAs per SM, was measured in the seventh session and dropped: slower
     // than wsl64x128 on every shape, 8B 120 against 69 µs, square n = 32768 2874 against 2309 µs.)
     return false;
@@ -166,10 +174,10 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // 64x64: 4 stages of 16 KB, three CTAs per SM. Why: under Nsight Compute the Triton peer (64x64
   // tiles, 6144 small CTAs, 47 % of warps active) beat ws64x192 (persistent, 2 CTAs per SM, 15 %)
   // with more L2 reads: more independent CTAs hide the epilogues and keep more loads in flight.
-  if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s, stream), true;
-  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s, stream), true;
-  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s, stream), true;
-  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s, stream), true;
+  if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
+  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
+  if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s, r, stream), true;
+  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {
@@ -316,17 +324,19 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cu
   const DevicePlan& p = b.plan();
   uint32_t sw = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
   for (uint32_t w : p.plan().input_widths) sw = w == sw ? sw : 0;  // the common input width (0: none)
+  uint32_t rw = p.plan().output_widths.empty() ? 0 : p.plan().output_widths[0];
+  for (uint32_t w : p.plan().output_widths) rw = w == rw ? rw : 0;  // and output width
   auto& impl = b.impl();
   const uint64_t M = b.rows(), K = p.K(), N = p.N();
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
     if (bn == 64)
       return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(impl.list(b, ListKind::forward, 64, 64), a, M, K, N, impl.formula,
-                                                     sw, s),
+                                                     sw, rw, s),
              true;
     if (bn == 128)
       return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(impl.list(b, ListKind::forward, 64, 128), a, M, K, N,
-                                                      impl.formula, sw, s),
+                                                      impl.formula, sw, rw, s),
              true;
     return false;
   };

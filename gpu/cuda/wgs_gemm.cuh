@@ -165,8 +165,11 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // the session), the stores cost more than anything else: the square n = 32768 took 2195 µs whole
 // and 1335 without its stores, and the epilogue alone wrote C at 1.5 TB/s (Qwen3-8B: 61.0 against
 // 40.5 µs, Y at 1.2 TB/s), while the loads alone streamed at 3.5 TB/s. Used where the host passes
-// the flag: rows in closed form, BM = 64, one CTA per cluster; per item, only where every 64-column
-// block of the tile is whole and the rows past the tile's are past its type (TMA clips those).
+// the flag: rows in closed form, BM = 64, one CTA per cluster; per item, where the rows past the
+// tile's are past its type (TMA clips those) and either every 64-column block of the tile is whole
+// or r_group != 0: then tmapC splits Y's columns into (column within group, group) for groups of
+// r_group columns (equal output widths), and a box reaching past the tile's group is clipped there
+// (tiles never straddle groups, and a tile narrower than BN ends at its group's end).
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128
@@ -177,6 +180,13 @@ __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void*
   asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
                    reinterpret_cast<uint64_t>(map)),
                "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
+__device__ __forceinline__ void tma_store_4d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2,
+                                             int32_t c3) {
+  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
                : "memory");
 }
 __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
@@ -240,7 +250,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
                        const __grid_constant__ CUtensorMap tmapU64, const __grid_constant__ CUtensorMap tmapU8,
-                       const __grid_constant__ CUtensorMap tmapC, uint32_t copy, uint32_t s_group) {
+                       const __grid_constant__ CUtensorMap tmapC, uint32_t copy, uint32_t s_group, uint32_t r_group) {
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
@@ -536,7 +546,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       // already released) where the copy engine can write it whole.
       bool by_tma = false;
       uint32_t tq = 0, ri = 0;
-      if (tma_store && !(h.flags & kEmpty) && n_count % 64 == 0) {
+      if (tma_store && !(h.flags & kEmpty) && (r_group != 0 || n_count % 64 == 0)) {
         tq = g.row_formula.by_c.div(m_begin), ri = m_begin - tq * g.row_formula.c;
         by_tma = m_count == BM || ri + m_count >= g.row_formula.c;
       }
@@ -553,9 +563,16 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         fence_proxy_async();  // the generic-proxy writes, before the copy engine reads them
         consumers_sync();
         if (threadIdx.x == 0) {
+          if (r_group) {  // (column within group, group, index, type): a box past the group is clipped
+            const uint32_t j = n_begin / r_group, c0 = n_begin - j * r_group;
 #pragma unroll 1
-          for (uint32_t b = 0; b < n_count / 64; ++b)
-            tma_store_3d(&tmapC, out + b * kWgChunk, int32_t(n_begin + b * 64), int32_t(ri), int32_t(tq));
+            for (uint32_t b = 0; b * 64 < n_count; ++b)
+              tma_store_4d(&tmapC, out + b * kWgChunk, int32_t(c0 + b * 64), int32_t(j), int32_t(ri), int32_t(tq));
+          } else {
+#pragma unroll 1
+            for (uint32_t b = 0; b < n_count / 64; ++b)
+              tma_store_3d(&tmapC, out + b * kWgChunk, int32_t(n_begin + b * 64), int32_t(ri), int32_t(tq));
+          }
           bulk_commit();
         }
         store_stage = int(stage), have_prev = false;  // released by settle_store once read

@@ -471,21 +471,25 @@ void ws_switch_cases(const std::string& prefix, uint64_t seed) {
       run_conformance({prefix + "/square-" + tile_name(t), complete_table(4), same(4, 128), same(4, 128)}, DType::bf16,
                       true, 64, seed++, kSquare);
     else
-      run_conformance({prefix + "/rows100-" + tile_name(t), complete_table(4), same(4, 128), {200, 384, 72, 136}},
-                      DType::bf16, false, 400, seed++, kFwdFused);
+      for (const std::vector<uint32_t>& out : {std::vector<uint32_t>{200, 384, 72, 136}, same(4, 72), same(4, 48)})
+        run_conformance({prefix + "/rows100-r" + std::to_string(out[0]) + "-" + tile_name(t), complete_table(4),
+                         same(4, 128), out},
+                        DType::bf16, false, 400, seed++, kFwdFused);
   });
   for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
     set_ffn_gate_engine(e);
-    run_conformance({prefix + "/ffn", complete_table(4), same(4, 128), same(4, 192)}, DType::bf16, false, 512, seed++,
-                    kFfn);
+    for (uint32_t f : {192u, 48u})
+      run_conformance({prefix + "/ffn-f" + std::to_string(f), complete_table(4), same(4, 128), same(4, f)}, DType::bf16,
+                      false, 512, seed++, kFfn);
   }
   set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
 }
 
 // set_ws_tma_store(true), the default, and (false): the 64-row tiles write their tiles through
 // shared memory and TMA stores where the rows have a closed form (the square; cyclic rows with 100
-// per type, whose last 64-row chunk of each type is partial; partial column tiles of 72 and 136
-// columns, which keep the threads' stores), and the gated FFN's H the same way; or by threads.
+// per type, whose last 64-row chunk of each type is partial; unequal output widths, whose partial
+// column tiles keep the threads' stores; equal widths 72 and 48, whose partial tiles go by the
+// per-group map, clipped at the group's end), and the gated FFN's H the same way; or by threads.
 TEST(WsTmaStore, ResultsAsWithout) {
   const bool by_default = ws_tma_store();
   set_ws_tma_store(true);
