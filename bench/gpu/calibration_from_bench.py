@@ -45,4 +45,6 @@ for r in best.values():
         sys.exit(f"unknown variant {v}")
     eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)
     warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr", "wt", "wsl") else 0))
+    if eng == "nl":  # the narrow-group law tiles: nl64x64 has 8 warps (two per 16-row strip), nl64x128 4
+        warps = 8 if bn == 64 else 4
     print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},endpoint-fused,{bm},{bn},{warps},{ENGINES[eng]}')
