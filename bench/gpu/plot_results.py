@@ -1,5 +1,5 @@
 # Plots of a qalg_gpu_bench run (issue 7): left, the projection-table speedups of qalg, the Triton
-# peer (same run) and the paper; right, square block products (b = 128) time against n, log-log.
+# peer (its speedup over its own torch.matmul; the peer file may come from another call) and the paper; right, square block products (b = 128) time against n, log-log.
 #   python3 plot_results.py bench_table.csv peer.jsonl out.png
 import csv, json, math, sys
 
@@ -20,7 +20,7 @@ for p in peer:
 fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.5))
 x = range(len(proj))
 a.bar([i - 0.27 for i in x], [float(r["speedup_warm"]) for r in proj], 0.27, label="qalg (warm)")
-a.bar([i for i in x], [peer_best.get(r["shape"], 0) for r in proj], 0.27, label="Triton peer (same run)")
+a.bar([i for i in x], [peer_best.get(r["shape"], 0) for r in proj], 0.27, label="Triton peer (over its own dense)")
 a.bar([i + 0.27 for i in x], [paper[r["shape"]] for r in proj], 0.27, label="paper")
 a.set_xticks(list(x), [r["shape"] for r in proj], rotation=20, fontsize=8)
 a.set_ylabel("speedup over dense cuBLAS, M = 2048")
