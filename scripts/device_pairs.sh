@@ -8,8 +8,7 @@
 #   bash scripts/device_pairs.sh $OUT "default" "scope QALG_PAIR_SCOPE=1"    (one forward suite per variant)
 #   TABLE=1 …: afterwards the table suite under the variant whose n = 32768 square was fastest
 #   SUITES="forward ffn" …: those bench suites per variant (default: forward)
-# Next (nineteenth session): TABLE=1 SUITES="forward ffn" TESTS='WsL2Prefetch.*:PairedTiles.*' SAN_TESTS='WsL2Prefetch.*'
-#   bash scripts/device_pairs.sh $OUT columns "prefetch QALG_WS_PREFETCH=1"
+# (The L2 prefetch it was to time next was measured slower by scripts/device_ablate.sh and removed.)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=${1:?usage: device_pairs.sh OUT_DIR [VARIANT ...]}/pairs
