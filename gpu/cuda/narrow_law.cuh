@@ -96,17 +96,9 @@ constexpr size_t narrow_box_offset() {
 }
 constexpr size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * box_cols * 2; }
 
-// The TMA store of the output box (TS): one thread issues it after the CTA's barrier; the box
-// may be written again once the copy engine has read it (bulk_wait_read).
-__device__ __forceinline__ void narrow_tma_store_4d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2,
-                                                    int32_t c3) {
-  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n" ::"l"(
-                   reinterpret_cast<uint64_t>(map)),
-               "r"(smem_addr(src)), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
-               : "memory");
-  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
-__device__ __forceinline__ void narrow_bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+// The TMA store of the output box (TS): one thread issues it (wgs_gemm.cuh tma_store_4d, then
+// bulk_commit) after the CTA's barrier; the box may be written again once the copy engine has read
+// it (bulk_wait_read).
 
 // SK = s rounded up to 16, or (nl64x64, s = 20 or 40) to 8 past a multiple of 16: the last
 // reduction step is then an m16n8k8 mma (a quarter or a fifth less padding work and shared memory).
@@ -339,7 +331,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     // TS: the box is written again in this step; the last store must have read it (G = 2: the
     // units of a pair are n, n + 1 for even n, as the run and its start u0 are even).
     if constexpr (TS) {
-      if (threadIdx.x == 0 && n >= 1 && (L.tma_groups == 1 || n % 2 == 0)) narrow_bulk_wait_read();
+      if (threadIdx.x == 0 && n >= 1 && (L.tma_groups == 1 || n % 2 == 0)) bulk_wait_read();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
@@ -455,13 +447,13 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
         fence_proxy_async();  // wg_gemm.cuh
         __syncthreads();
         if (threadIdx.x == 0)
-          narrow_tma_store_4d(&ymap, box, int32_t(p * L.pw), int32_t(j / L.tma_groups), int32_t(k0), int32_t(i));
+          tma_store_4d(&ymap, box, int32_t(p * L.pw), int32_t(j / L.tma_groups), int32_t(k0), int32_t(i)), bulk_commit();
       }
     }
   }
   cp_async_wait<0>();
   if constexpr (TS) {
-    if (threadIdx.x == 0) narrow_bulk_wait_read();
+    if (threadIdx.x == 0) bulk_wait_read();
   }
 }
 
