@@ -24,6 +24,7 @@ std::atomic<bool> g_ws_fence_every_step{false};  // wgs_gemm.cuh kFenceEveryStep
 std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterScope
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
+std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 
 // The kernel's copy flags for the ablation bits (wgs_gemm.cuh kAblate*).
@@ -102,8 +103,11 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   const bool grouped = (EPI == kStore || EPI == kSiluMul) && s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
   const uint32_t q = grouped ? uint32_t(K / s) : 0;
   const CUtensorMap m64 = grouped ? tensor_map_grouped_rows(a.B0, dt, s, q, N) : tensor_map_2d(a.B0, dt, K, N, 64, 64);
-  // CL = 2: every step is a whole box, and each CTA of a pair copies 32 of its 64 rows
-  const CUtensorMap m8 = tensor_map_2d(a.B0, dt, K, N, CL > 1 ? 32 : 8, 64);
+  // CL = 2: every step is a whole box, and each CTA of a pair copies 32 of its 64 rows; grouped:
+  // 16-row boxes of the group, for the trimmed last steps (kTrimTail)
+  const bool trim = grouped && g_ws_trim_tail;
+  const CUtensorMap m8 = trim ? tensor_map_grouped_rows(a.B0, dt, s, q, N, 16)
+                              : tensor_map_2d(a.B0, dt, K, N, CL > 1 ? 32 : 8, 64);
   const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
   const CUtensorMap mA = !rows_tma ? m8
@@ -111,11 +115,13 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
-                        ablation_copy_flags();
+                        (trim ? kTrimTail : 0u) | ablation_copy_flags();
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
-  const CUtensorMap u8 = EPI == kSiluMul ? tensor_map_2d(a.B1, dt, K, N, 8, 64) : m8;
+  const CUtensorMap u8 = EPI != kSiluMul ? m8
+                         : trim          ? tensor_map_grouped_rows(a.B1, dt, s, q, N, 16)
+                                         : tensor_map_2d(a.B1, dt, K, N, 8, 64);
   // kTmaStore: Y (or the gated FFN's H) as typed rows, 64-row boxes of 64 columns, like X's map;
   // with equal output widths r (multiples of 8) its columns split into (column within group, group),
   // so that a box past a group's end is clipped there and every tile, partial ones too, goes by TMA
@@ -459,6 +465,8 @@ void set_ws_fence_every_step(bool on) { g_ws_fence_every_step = on; }
 void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
 bool ws_tma_store() { return g_ws_tma_store.load(); }
+void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
+bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
     throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +

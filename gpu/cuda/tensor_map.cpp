@@ -130,11 +130,12 @@ CUtensorMap tensor_map_grouped_typed_rows_plain(const void* base, DType dtype, u
   return encode("the grouped typed rows of Y (plain boxes)", base, dtype, 4, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
-CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N) {
+CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N, uint32_t box_rows) {
   if (s % 8 != 0 || N % 8 != 0) throw std::logic_error("tensor_map_grouped_rows: widths not multiples of 8");
+  if (box_rows == 0 || box_rows > 64 || box_rows % 8 != 0) throw std::logic_error("tensor_map_grouped_rows: box rows not 8 … 64");
   const cuuint64_t dims[3] = {N, s, q};
   const cuuint64_t strides[2] = {N * 2, uint64_t(s) * N * 2};
-  const cuuint32_t box[3] = {64, 64, 1};
+  const cuuint32_t box[3] = {64, box_rows, 1};
   return encode("the grouped rows of W", base, dtype, 3, dims, strides, box);
 }
 

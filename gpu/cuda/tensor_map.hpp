@@ -33,7 +33,8 @@ CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, 
 // Why: a term of width s = 40 (Qwen3-32B at q = 128) or 80 (Qwen3-4B at q = 32) otherwise has
 // partly empty steps that the producer warp gathers with cp.async (BM · 8 copies) and 8-row W boxes.
 //   X: (column within group, group, index within type, type), boxes 64 × 1 × box_rows × 1.
-//   W (K × N, row-major): (column, row within group, group), boxes 64 × 64 × 1.
+//   W (K × N, row-major): (column, row within group, group), boxes 64 × box_rows × 1 (64, or 16 for
+//   the trimmed last steps of wgs_gemm.cuh: kK16Shift).
 CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t ld,
                                           RowFormula f, uint64_t M, uint32_t box_rows);
 // The same over w-wide groups without swizzle, boxes of box_cols × 1 × box_rows × 1 (box_cols a
@@ -41,6 +42,7 @@ CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_
 // past w and indices past c are not written, so a box may be wider than a group's last piece.
 CUtensorMap tensor_map_grouped_typed_rows_plain(const void* base, DType dtype, uint32_t w, uint32_t groups, uint64_t ld,
                                                 RowFormula f, uint64_t M, uint32_t box_cols, uint32_t box_rows);
-CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N);
+CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N,
+                                    uint32_t box_rows = 64);
 
 }  // namespace qalg::gpu::detail

@@ -37,6 +37,9 @@ struct StageHeader {
 // kFence: the consumers fence the generic proxy against the async proxy before this stage's wgmma
 // (its x rows came by cp.async, or kFenceEveryStep).
 enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResident = 16, kResRelease = 32, kFence = 64 };
+// Bits kK16Shift … +2 of the flags: how many 16-deep slices of the stage the wgmma reduces over
+// (1 … 3; 0: all four). Set on the trimmed last steps of a term (kTrimTail).
+constexpr uint32_t kK16Shift = 8;
 
 // The barrier counts this thread's arrival once all its earlier cp.async copies have landed.
 __device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
@@ -64,14 +67,15 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 // One 64-deep forward step of a consumer warpgroup: its 64 A rows (K-major, at sa) times the
 // stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
 // NB = 2: also times the second W tile (at sb1) into acc1, in the same commit group.
-template <typename T, int BN, int NB = 1>
+// KS < 4: only the first KS 16-deep slices (a trimmed step: the W rows past them were not loaded).
+template <typename T, int BN, int NB = 1, int KS = kWgBK / 16>
 __device__ __forceinline__ void forward_step(float (&acc)[BN / 2], float (&acc1)[NB == 2 ? BN / 2 : 1], uint32_t sa,
                                              uint32_t sb, uint32_t sb1, bool first) {
   wgmma_fence();
   fence_operands(acc);
   if constexpr (NB == 2) fence_operands(acc1);
 #pragma unroll
-  for (int k16 = 0; k16 < kWgBK / 16; ++k16) {
+  for (int k16 = 0; k16 < KS; ++k16) {
     Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + k16 * 32), mn_major_desc(sb + k16 * 2048), (first && k16 == 0) ? 0 : 1);
     if constexpr (NB == 2)
       Wgmma<T, BN, 0, 1>::mma(acc1, k_major_desc(sa + k16 * 32), mn_major_desc(sb1 + k16 * 2048),
@@ -170,9 +174,16 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // or r_group != 0: then tmapC splits Y's columns into (column within group, group) for groups of
 // r_group columns (equal output widths), and a box reaching past the tile's group is clipped there
 // (tiles never straddle groups, and a tile narrower than BN ends at its group's end).
+// kTrimTail (twentieth session; with kGroupedTma, where tmap8 / tmapU8 are the grouped maps with
+// 16-row boxes): a term's last step with valid < 64 rows loads ceil(valid / 16) boxes of 16 W rows
+// (rows past the group still zero-filled by the copy engine) and its wgmma reduces over only those
+// slices (flag bits kK16Shift). Why: timed with its parts left out (nineteenth session), the
+// Qwen3-4B projection's copies alone took 42.6 µs against 39.1 for Qwen3-8B's, which moves 1.7
+// times the bytes: both walk 12288 steps of the same boxes, and the 4B's second step of every
+// 80-wide term is a 64-row W box of which 48 rows are the copy engine's zero fill.
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
-  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128
+  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256
 };
 
 // TMA store of one box from shared memory (its bulk group committed by the caller).
@@ -255,6 +266,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
+  const bool trim_tail = grouped && (copy & kTrimTail);
   const bool no_load = copy & kAblateNoLoad;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
@@ -380,9 +392,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           released |= release;
           const uint32_t valid = t.len - kk;
           const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
+          // kTrimTail: n16 16-row slices (0: the whole 64-row step)
+          const uint32_t n16 = trim_tail && valid < kWgBK ? (valid + 15) / 16 : 0;
+          const uint32_t w_rows = n16 ? n16 * 16 : kWgBK;
           const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
                                  (res ? kResident : 0) | (release ? kResRelease : 0) |
-                                 (!a_tma || fence_every_step ? kFence : 0);
+                                 (!a_tma || fence_every_step ? kFence : 0) | n16 << kK16Shift;
           const uint32_t s = next_stage(item, w, flags, t.coef, kk / kWgBK);
           first = false;
           unsigned char* sA = smem + s * kStage;
@@ -392,7 +407,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
             continue;
           }
           if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * kWgBK * 2) + (a_tma ? kABytes : 0));
+            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * w_rows * 2) + (a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
               const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
               const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
@@ -407,7 +422,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                                     int32_t(w.n_begin + lane * 64), int32_t(t.a + kk + rank * 32), &full[s], 3);
             }
           } else if (!res && lane < BN / 64) {  // one lane per 64-column block of the W tile
-            if (grouped)
+            if (n16) {
+#pragma unroll 1
+              for (uint32_t b = 0; b < n16; ++b)
+                tma_load_3d(sA + kABytes + lane * kWgChunk + b * 16 * 128, &tmap8, int32_t(w.n_begin + lane * 64),
+                            int32_t(kk + b * 16), int32_t(t.a / s_group), &full[s]);
+            } else if (grouped)
               tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(kk),
                           int32_t(t.a / s_group), &full[s]);
             else
@@ -417,7 +437,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           if constexpr (NB == 2) {  // the up matrix's tile after the gate's
             if (lane >= 16 && lane < 16 + BN / 64) {
               unsigned char* dst = sA + kABytes + kBBytes + (lane - 16) * kWgChunk;
-              if (grouped)
+              if (n16) {
+#pragma unroll 1
+                for (uint32_t b = 0; b < n16; ++b)
+                  tma_load_3d(dst + b * 16 * 128, &tmapU8, int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk + b * 16),
+                              int32_t(t.a / s_group), &full[s]);
+              } else if (grouped)
                 tma_load_3d(dst, &tmapU64, int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk), int32_t(t.a / s_group),
                             &full[s]);
               else
@@ -525,7 +550,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      if (!no_mma) forward_step<T, BN, NB>(acc, acc1, sa + wg * 64 * 128, sb, sb + kBBytes, first);
+      if (!no_mma) {
+        // (through a shuffle, so that ptxas sees a warp-uniform branch around the wgmma)
+        const uint32_t ks = __shfl_sync(0xffffffffu, (h.flags >> kK16Shift) & 7u, 0);
+        const uint32_t a_wg = sa + wg * 64 * 128;
+        if (ks == 0) forward_step<T, BN, NB>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+        else if (ks == 1) forward_step<T, BN, NB, 1>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+        else if (ks == 2) forward_step<T, BN, NB, 2>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+        else forward_step<T, BN, NB, 3>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+      }
       first = false;
       settle_store();  // (while this step's wgmma runs)
       if (h.flags & kResRelease) {  // the slot's last reader: free it once this wgmma is done

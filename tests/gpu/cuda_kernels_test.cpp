@@ -499,6 +499,36 @@ TEST(WsTmaStore, ResultsAsWithout) {
   set_ws_tma_store(by_default);
 }
 
+// set_ws_trim_tail(true), the default, and (false): on equal input widths that are multiples of 8
+// but not of 64, a term's last step loads only its W rows in 16-row boxes and reduces over only those
+// slices (tails of 16, 24, 32 and 40 rows: one, two and three slices, the last one's rows past the
+// group zero-filled), or loads the whole zero-padded 64-row box. Every warp-specialised tile
+// (the resident one included), exactly on integers and at random on cyclic types (x by the 4-D
+// map), and the gated FFN's gate/up on both of its tiles (s = 80 and 224, the Qwen3-4B and
+// DeepSeek-V3 experts' widths): the results must be the reference's either way.
+TEST(WsTrimTail, ResultsAsWithout) {
+  const bool by_default = ws_trim_tail();
+  uint64_t seed = 1600;
+  for (bool on : {true, false}) {
+    set_ws_trim_tail(on);
+    const std::string p = on ? "trim-tail" : "whole-tail";
+    each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+      for (uint32_t s : {80u, 40u, 24u, 160u})
+        run_conformance({p + "/complete:4-s" + std::to_string(s) + "-" + tile_name(t), complete_table(4), same(4, s),
+                         same(4, 72)},
+                        integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
+    });
+    for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
+      set_ffn_gate_engine(e);
+      for (uint32_t s : {80u, 224u})
+        run_conformance({p + "/ffn-s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)},
+                        DType::bf16, false, 2048, seed++, kFfn);
+    }
+    set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
+  }
+  set_ws_trim_tail(by_default);
+}
+
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
 TEST(WsAblation, RefusesUnknownBitsAndReadsBack) {
   EXPECT_NE(error_of([] { set_ws_ablation(8); }).find("unknown bits in mask 8"), std::string::npos);

@@ -232,6 +232,13 @@ enum class WsItemOrder { columns, types };
 // Process-wide; the bench's QALG_WS_TMA_STORE=0|1.
 void set_ws_tma_store(bool on);
 bool ws_tma_store();
+// The warp-specialised tiles on plans whose equal input widths s are multiples of 8 but not of 64
+// (Qwen3-4B s = 80, Qwen3-32B s = 160 at q = 32, the DeepSeek-V3 FFN's s = 224): a term's last,
+// partly empty step loads only the W rows it needs, in 16-row boxes, and its wgmma reduces only
+// over those rows (wgs_gemm.cuh kTrimTail), instead of a whole 64-row box the copy engine pads with
+// zeros. On by default; results are the same either way. Process-wide; the bench's QALG_WS_TRIM=0|1.
+void set_ws_trim_tail(bool on);
+bool ws_trim_tail();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET

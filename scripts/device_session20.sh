@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Twentieth session's device calls. STEPS (space-separated, in order) picks what runs after the build:
+#   order   the ablate suite's `tma-store` mode (the default epilogue) (warm medians of 20, alone) of the warp-specialised tiles
+#           on every M = 2048 projection and the square n = 32768, under QALG_WS_ORDER=columns and
+#           =types: which item order the default should be
+#   sweep   the sweep suite (target 6: q in {4 … 64} for M in {1, 32, 512, 2048}, Qwen3-32B q = 32 … 256)
+#   peer    the Triton peer's `more` pass (Qwen3-8B M = 1/32/512 and Qwen3-32B at q = 16/32/64, squares)
+#   tests   the CUDA tests (T_FILTER, default all) with their conformance CSV (T_TESTS seconds)
+#   trim    kTrimTail off / on (QALG_WS_TRIM): ablate suite on the M = 2048 projections, ffn suite
+#   table   the table suite (bench_table.csv) and the peer's table1 pass
+#   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
+#   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
+# Each step runs only while DEADLINE (seconds from the start) leaves it room. At most 8 files come
+# back from a call: the CSVs named below are copied to OUT/s20, every log is packed into
+# OUT/s20/logs.tar.gz. Run on the GPU machine from the repository root, carrying .gpu-carry:
+#   STEPS="order sweep peer" DEADLINE=540 bash scripts/device_session20.sh $OUT
+set -uo pipefail
+cd "$(dirname "$0")/.."
+O=${1:?usage: device_session20.sh OUT_DIR}/s20
+W=/tmp/s20; mkdir -p "$O" "$W"
+t00=$SECONDS
+left() { echo $(( ${DEADLINE:-540} - (SECONDS - t00) )); }
+R=$W; . scripts/device_build.sh
+BIN=$B/qalg_gpu_bench
+V=${ORDER_VARIANTS:-fused-wsl64x64,fused-wsl64x128,fused-wsl64x192,fused-ws64x128}
+for step in ${STEPS:-order sweep}; do
+  [ "$(left)" -gt 30 ] || { echo "skip $step: $(left) s left"; continue; }
+  case $step in
+    order)
+      for order in columns types; do
+        QALG_ABLATE_MODES=tma-store QALG_WS_ORDER=$order QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=32768 \
+          timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/order_$order.csv" \
+          >"$W/order_$order.log" 2>&1
+        echo "order $order rc $? ($((SECONDS - t00)) s)"
+      done
+      cat "$W"/order_columns.csv >"$O/order.csv"; tail -n +2 "$W"/order_types.csv | sed 's/^ablate,tma-store,/ablate,tma-store-types,/' >>"$O/order.csv"
+      python3 - "$W" <<'EOF'
+import csv, sys
+rows = {}
+for order in ("columns", "types"):
+    for r in csv.reader(open(f"{sys.argv[1]}/order_{order}.csv")):
+        if r[0] == "ablate": rows.setdefault((r[2], r[7]), {})[order] = float(r[12])
+for (shape, v), t in rows.items():
+    if len(t) == 2: print(f"order {shape:24s} {v:18s} columns {t['columns']:8.1f}  types {t['types']:8.1f}  types/columns {t['types']/t['columns']:.3f}")
+EOF
+      ;;
+    sweep)
+      timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite sweep --out "$W/bench_sweep.csv" >"$W/bench_sweep.log" 2>&1
+      echo "sweep rc $? ($((SECONDS - t00)) s): $(grep -c '^sweep' "$W/bench_sweep.csv") rows"
+      cp "$W/bench_sweep.csv" "$O/"
+      ;;
+    peer)
+      [ -f .gpu-carry/triton_qproj.py ] || { echo "no peer"; continue; }
+      PYTHONUNBUFFERED=1 timeout $(( $(left) - 10 )) python3 .gpu-carry/triton_qproj.py more >"$W/peer_more.jsonl" 2>"$W/peer_more.err"
+      echo "peer more rc $? ($((SECONDS - t00)) s)"; cut -c1-220 "$W/peer_more.jsonl"
+      cp "$W/peer_more.jsonl" "$O/"
+      ;;
+    trim)  # kTrimTail off / on: the ablate suite (TRIM_MODES) on the M = 2048 projections and the square
+      # n = 4096, then the ffn suite, under QALG_WS_TRIM=0 and =1
+      for t in 0 1; do
+        QALG_WS_TRIM=$t QALG_ABLATE_MODES=${TRIM_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 \
+          timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/trim_$t.csv" >"$W/trim_$t.log" 2>&1
+        echo "trim $t ablate rc $? ($((SECONDS - t00)) s)"
+        QALG_WS_TRIM=$t timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ffn --out "$W/ffn_trim_$t.csv" \
+          >"$W/ffn_trim_$t.log" 2>&1
+        echo "trim $t ffn rc $? ($((SECONDS - t00)) s)"; grep -E "^ffn " "$W/ffn_trim_$t.log" | cut -c1-150
+      done
+      { cat "$W/trim_0.csv"; tail -n +2 "$W/trim_1.csv" | sed -E 's/^ablate,([a-z-]+),/ablate,\1+trim,/'; } >"$O/trim.csv"
+      { cat "$W/ffn_trim_0.csv"; tail -n +2 "$W/ffn_trim_1.csv" | sed -E 's/^([a-z]+),/\1+trim,/'; } >"$O/ffn_trim.csv"
+      python3 - "$W" <<'EOF2'
+import csv, sys
+rows = {}
+for t in ("0", "1"):
+    for r in csv.reader(open(f"{sys.argv[1]}/trim_{t}.csv")):
+        if r[0] == "ablate": rows.setdefault((r[2], r[7], r[1]), {})[t] = float(r[12])
+for (shape, v, mode), x in rows.items():
+    if len(x) == 2: print(f"trim {shape:24s} {v:18s} {mode:12s} off {x['0']:8.1f}  on {x['1']:8.1f}  on/off {x['1']/x['0']:.3f}")
+EOF2
+      ;;
+    tests)
+      echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$W/conformance.csv"
+      QALG_GPU_RESULTS="$W/conformance.csv" timeout ${T_TESTS:-200} "$B/test_gpu_cuda" --gtest_brief=1 \
+        --gtest_filter="${T_FILTER:-*}" >"$W/conformance.log" 2>&1
+      echo "tests rc $? ($((SECONDS - t00)) s): $(grep -E "PASSED|FAILED" "$W/conformance.log" | tail -3 | tr '\n' ' ')"
+      echo "conformance rows: $(($(wc -l <"$W/conformance.csv") - 1)), failures: $(grep -c FAIL "$W/conformance.csv")"
+      cp "$W/conformance.csv" "$O/"
+      ;;
+    table)
+      PEER=0 timeout $(( $(left) - 10 )) bash scripts/gpu_bench.sh "$W/bench" table >"$W/bench.log" 2>&1
+      echo "table ($((SECONDS - t00)) s):"; grep -E "^table " "$W/bench.log" | cut -c1-140
+      cp "$W/bench/bench_table.csv" "$O/" 2>/dev/null
+      if [ "$(left)" -gt 60 ] && [ -f .gpu-carry/triton_qproj.py ]; then
+        PYTHONUNBUFFERED=1 timeout $(( $(left) - 20 )) python3 .gpu-carry/triton_qproj.py table1 >"$W/peer.jsonl" 2>"$W/peer_table1.err"
+        echo "peer table1 ($((SECONDS - t00)) s):"; cut -c1-200 "$W/peer.jsonl"; cp "$W/peer.jsonl" "$O/"
+      fi
+      ;;
+    ablate)
+      QALG_ABLATE_MODES=${ABLATE_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=32768 \
+        timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/ablate.csv" >"$W/ablate.log" 2>&1
+      echo "ablate rc $? ($((SECONDS - t00)) s)"; grep -E "^ablate" "$W/ablate.log" | cut -c1-150
+      cp "$W/ablate.csv" "$O/"
+      ;;
+    memcheck)
+      timeout $(( $(left) - 5 )) compute-sanitizer --tool memcheck --error-exitcode 3 "$B/test_gpu_cuda" \
+        --gtest_filter="${MEMCHECK_FILTER:-SanitizerSmall.*:Fixture.*}" >"$W/sanitizer_memcheck.log" 2>&1
+      echo "memcheck rc $?: $(grep -E "ERROR SUMMARY" "$W/sanitizer_memcheck.log" | tail -1)"
+      ;;
+    *) echo "unknown step $step"; exit 2 ;;
+  esac
+done
+tar czf "$O/logs.tar.gz" -C "$W" --exclude='*.csv' --exclude='*.jsonl' . 2>/dev/null
+ls "$O"; echo "total $((SECONDS - t00)) s"
