@@ -131,6 +131,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                          : by_groups ? tensor_map_grouped_typed_rows(a.C, dt, r, uint32_t(N / r), a.ldc, f, M, BM)
                                      : tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, BM);
   copy |= tma_store ? kTmaStore : 0u;
+  // kTrimTail with x by TMA: x's trimmed steps as 16-column boxes (32B swizzle)
+  const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM, 16) : mA;
   const uint32_t r_group = by_groups ? r : 0u;
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
@@ -141,12 +143,13 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
     cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
     static const uint32_t clusters = max_clusters(kernel, threads, smem, CL);  // each takes pairs of items
     cfg.gridDim = dim3(std::min(wl.count / CL, clusters) * CL);
-    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, copy, 0u, r_group),
+    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, mA16, copy,
+                                  0u, r_group),
                "wgs_forward_kernel launch (pairs)");
     return;
   }
   kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
-                                                                  u64, u8, mC, copy, grouped ? s : 0u, r_group);
+                                                                  u64, u8, mC, mA16, copy, grouped ? s : 0u, r_group);
   check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
 }
 template <typename T>

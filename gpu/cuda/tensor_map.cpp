@@ -105,15 +105,17 @@ CUtensorMap encode(const char* what, const void* base, DType dtype, cuuint32_t r
 }  // namespace
 
 CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t ld,
-                                          RowFormula f, uint64_t M, uint32_t box_rows) {
+                                          RowFormula f, uint64_t M, uint32_t box_rows, uint32_t box_cols) {
   if (f.c == 0 || M % f.c != 0 || ld % 8 != 0 || s % 8 != 0 || uint64_t(s) * q > ld)
     throw std::logic_error("tensor_map_grouped_typed_rows: no closed form, or widths not multiples of 8");
+  if (box_cols != 64 && box_cols != 16) throw std::logic_error("tensor_map_grouped_typed_rows: boxes of 64 or 16 columns");
   const uint64_t types = M / f.c;
   const uint64_t step_index = (f.c > 1 ? f.b : 1) * ld * 2, step_type = (types > 1 ? f.a : 1) * ld * 2;
   const cuuint64_t dims[4] = {s, q, f.c, types};
   const cuuint64_t strides[3] = {uint64_t(s) * 2, step_index, step_type};
-  const cuuint32_t box[4] = {64, 1, box_rows, 1};
-  return encode("the grouped typed rows of X", base, dtype, 4, dims, strides, box);
+  const cuuint32_t box[4] = {box_cols, 1, box_rows, 1};
+  return encode("the grouped typed rows of X", base, dtype, 4, dims, strides, box,
+                box_cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_32B);
 }
 
 CUtensorMap tensor_map_grouped_typed_rows_plain(const void* base, DType dtype, uint32_t w, uint32_t groups, uint64_t ld,

@@ -32,11 +32,12 @@ CUtensorMap tensor_map_typed_rows(const void* base, DType dtype, uint64_t cols, 
 // index kk of group g reads only that group and the copy engine fills indices past s with zeros.
 // Why: a term of width s = 40 (Qwen3-32B at q = 128) or 80 (Qwen3-4B at q = 32) otherwise has
 // partly empty steps that the producer warp gathers with cp.async (BM · 8 copies) and 8-row W boxes.
-//   X: (column within group, group, index within type, type), boxes 64 × 1 × box_rows × 1.
+//   X: (column within group, group, index within type, type), boxes box_cols × 1 × box_rows × 1
+//   (64 columns under the 128B swizzle, or 16 under the 32B swizzle: kTrimTail's x slices).
 //   W (K × N, row-major): (column, row within group, group), boxes 64 × box_rows × 1 (64, or 16 for
 //   the trimmed last steps of wgs_gemm.cuh: kK16Shift).
 CUtensorMap tensor_map_grouped_typed_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t ld,
-                                          RowFormula f, uint64_t M, uint32_t box_rows);
+                                          RowFormula f, uint64_t M, uint32_t box_rows, uint32_t box_cols = 64);
 // The same over w-wide groups without swizzle, boxes of box_cols × 1 × box_rows × 1 (box_cols a
 // multiple of 8, at most 256 each): the narrow-group law kernel's Y stores, w = r or 2r. Columns
 // past w and indices past c are not written, so a box may be wider than a group's last piece.

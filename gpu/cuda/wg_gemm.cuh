@@ -51,6 +51,11 @@ __device__ __forceinline__ uint64_t wg_desc(uint32_t saddr, uint32_t lbo, uint32
          (uint64_t(1) << 62);
 }
 __device__ __forceinline__ uint64_t k_major_desc(uint32_t saddr) { return wg_desc(saddr, 16, 1024); }
+// K-major under the 32B swizzle (layout type 3 in bits 62-63): one 16-deep slice of 32-byte rows,
+// 8-row groups 256 bytes apart (SBO); the copy engine's SWIZZLE_32B boxes of 16 columns.
+__device__ __forceinline__ uint64_t k_major_desc_sw32(uint32_t saddr) {
+  return uint64_t((saddr & 0x3FFFF) >> 4) | (uint64_t(1) << 16) | (uint64_t(256 >> 4) << 32) | (uint64_t(3) << 62);
+}
 __device__ __forceinline__ uint64_t mn_major_desc(uint32_t saddr) { return wg_desc(saddr, kWgChunk, 1024); }
 
 __device__ __forceinline__ void wgmma_fence() {

@@ -40,6 +40,9 @@ enum StageFlags : uint32_t { kFirst = 1, kLast = 2, kEmpty = 4, kDone = 8, kResi
 // Bits kK16Shift … +2 of the flags: how many 16-deep slices of the stage the wgmma reduces over
 // (1 … 3; 0: all four). Set on the trimmed last steps of a term (kTrimTail).
 constexpr uint32_t kK16Shift = 8;
+// kASlices: the stage's x rows came as those slices, each a box of 16 columns under the 32B
+// swizzle, BM · 32 bytes apart (kTrimTail with x by TMA), not as one 128B-swizzled 64-column box.
+constexpr uint32_t kASlices = 1u << 11;
 
 // The barrier counts this thread's arrival once all its earlier cp.async copies have landed.
 __device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
@@ -68,7 +71,9 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorM
 // stage's W tile (N-major, at sb), issued and committed (the caller waits). first: start the sum.
 // NB = 2: also times the second W tile (at sb1) into acc1, in the same commit group.
 // KS < 4: only the first KS 16-deep slices (a trimmed step: the W rows past them were not loaded).
-template <typename T, int BN, int NB = 1, int KS = kWgBK / 16>
+// ASL > 0: A is in 16-deep slices under the 32B swizzle, ASL bytes apart (kASlices), sa at this
+// warpgroup's rows of the first slice.
+template <typename T, int BN, int NB = 1, int KS = kWgBK / 16, int ASL = 0>
 __device__ __forceinline__ void forward_step(float (&acc)[BN / 2], float (&acc1)[NB == 2 ? BN / 2 : 1], uint32_t sa,
                                              uint32_t sb, uint32_t sb1, bool first) {
   wgmma_fence();
@@ -76,10 +81,10 @@ __device__ __forceinline__ void forward_step(float (&acc)[BN / 2], float (&acc1)
   if constexpr (NB == 2) fence_operands(acc1);
 #pragma unroll
   for (int k16 = 0; k16 < KS; ++k16) {
-    Wgmma<T, BN, 0, 1>::mma(acc, k_major_desc(sa + k16 * 32), mn_major_desc(sb + k16 * 2048), (first && k16 == 0) ? 0 : 1);
+    const uint64_t da = ASL ? k_major_desc_sw32(sa + k16 * ASL) : k_major_desc(sa + k16 * 32);
+    Wgmma<T, BN, 0, 1>::mma(acc, da, mn_major_desc(sb + k16 * 2048), (first && k16 == 0) ? 0 : 1);
     if constexpr (NB == 2)
-      Wgmma<T, BN, 0, 1>::mma(acc1, k_major_desc(sa + k16 * 32), mn_major_desc(sb1 + k16 * 2048),
-                              (first && k16 == 0) ? 0 : 1);
+      Wgmma<T, BN, 0, 1>::mma(acc1, da, mn_major_desc(sb1 + k16 * 2048), (first && k16 == 0) ? 0 : 1);
   }
   wgmma_commit();
   fence_operands(acc);
@@ -177,7 +182,8 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // kTrimTail (twentieth session; with kGroupedTma, where tmap8 / tmapU8 are the grouped maps with
 // 16-row boxes): a term's last step with valid < 64 rows loads ceil(valid / 16) boxes of 16 W rows
 // (rows past the group still zero-filled by the copy engine) and its wgmma reduces over only those
-// slices (flag bits kK16Shift). Why: timed with its parts left out (nineteenth session), the
+// slices (flag bits kK16Shift); where x comes by TMA, its columns come as as many 16-column boxes
+// through tmapA16 (32B swizzle, kASlices) instead of one 64-column box. Why: timed with its parts left out (nineteenth session), the
 // Qwen3-4B projection's copies alone took 42.6 µs against 39.1 for Qwen3-8B's, which moves 1.7
 // times the bytes: both walk 12288 steps of the same boxes, and the 4B's second step of every
 // 80-wide term is a 64-row W box of which 48 rows are the copy engine's zero fill.
@@ -261,7 +267,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
                        const __grid_constant__ CUtensorMap tmapU64, const __grid_constant__ CUtensorMap tmapU8,
-                       const __grid_constant__ CUtensorMap tmapC, uint32_t copy, uint32_t s_group, uint32_t r_group) {
+                       const __grid_constant__ CUtensorMap tmapC, const __grid_constant__ CUtensorMap tmapA16,
+                       uint32_t copy, uint32_t s_group, uint32_t r_group) {
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
@@ -395,9 +402,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           // kTrimTail: n16 16-row slices (0: the whole 64-row step)
           const uint32_t n16 = trim_tail && valid < kWgBK ? (valid + 15) / 16 : 0;
           const uint32_t w_rows = n16 ? n16 * 16 : kWgBK;
+          const bool a_slices = n16 && a_tma;  // x as n16 boxes of 16 columns (32B swizzle)
           const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
                                  (res ? kResident : 0) | (release ? kResRelease : 0) |
-                                 (!a_tma || fence_every_step ? kFence : 0) | n16 << kK16Shift;
+                                 (!a_tma || fence_every_step ? kFence : 0) | n16 << kK16Shift |
+                                 (a_slices ? kASlices : 0);
           const uint32_t s = next_stage(item, w, flags, t.coef, kk / kWgBK);
           first = false;
           unsigned char* sA = smem + s * kStage;
@@ -407,11 +416,16 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
             continue;
           }
           if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * w_rows * 2) + (a_tma ? kABytes : 0));
+            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * w_rows * 2) +
+                                                (a_slices ? n16 * BM * 32 : a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
               const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
               const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
-              if (grouped) tma_load_4d(sA, &tmapA, int32_t(kk), int32_t(t.a / s_group), ri, ty, &full[s]);
+              if (a_slices) {
+#pragma unroll 1
+                for (uint32_t b = 0; b < n16; ++b)
+                  tma_load_4d(sA + b * BM * 32, &tmapA16, int32_t(kk + b * 16), int32_t(t.a / s_group), ri, ty, &full[s]);
+              } else if (grouped) tma_load_4d(sA, &tmapA, int32_t(kk), int32_t(t.a / s_group), ri, ty, &full[s]);
               else tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
             }
           }
@@ -552,10 +566,16 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
       if (!no_mma) {
         // (through a shuffle, so that ptxas sees a warp-uniform branch around the wgmma)
-        const uint32_t ks = __shfl_sync(0xffffffffu, (h.flags >> kK16Shift) & 7u, 0);
-        const uint32_t a_wg = sa + wg * 64 * 128;
+        const uint32_t hf = __shfl_sync(0xffffffffu, h.flags, 0);
+        const uint32_t ks = (hf >> kK16Shift) & 7u;
+        const uint32_t a_wg = sa + wg * 64 * 128, a_sl = sa + wg * 64 * 32;  // 128B layout / 16-column slices
+        constexpr int kSl = BM * 32;
         if (ks == 0) forward_step<T, BN, NB>(acc, acc1, a_wg, sb, sb + kBBytes, first);
-        else if (ks == 1) forward_step<T, BN, NB, 1>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+        else if (hf & kASlices) {
+          if (ks == 1) forward_step<T, BN, NB, 1, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);
+          else if (ks == 2) forward_step<T, BN, NB, 2, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);
+          else forward_step<T, BN, NB, 3, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);
+        } else if (ks == 1) forward_step<T, BN, NB, 1>(acc, acc1, a_wg, sb, sb + kBBytes, first);
         else if (ks == 2) forward_step<T, BN, NB, 2>(acc, acc1, a_wg, sb, sb + kBBytes, first);
         else forward_step<T, BN, NB, 3>(acc, acc1, a_wg, sb, sb + kBBytes, first);
       }

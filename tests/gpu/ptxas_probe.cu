@@ -13,7 +13,7 @@ namespace qalg::gpu::detail {
 #define QALG_WGS_PARAMS                                                                                           \
   GemmArgs, uint32_t, uint32_t, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap,          \
       const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, \
-      const __grid_constant__ CUtensorMap, uint32_t, uint32_t, uint32_t
+      const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, uint32_t, uint32_t, uint32_t
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(QALG_WGS_PARAMS);
 template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_PARAMS);
 // the gated FFN's gate/up (two accumulators; two rescale calls made ptxas serialise, C7515)
