@@ -6,7 +6,9 @@
 #   sweep   the sweep suite (target 6: q in {4 … 64} for M in {1, 32, 512, 2048}, Qwen3-32B q = 32 … 256)
 #   peer    the Triton peer's `more` pass (Qwen3-8B M = 1/32/512 and Qwen3-32B at q = 16/32/64, squares)
 #   tests   the CUDA tests (T_FILTER, default all) with their conformance CSV (T_TESTS seconds)
-#   trim    kTrimTail off / on (QALG_WS_TRIM): ablate suite on the M = 2048 projections, ffn suite
+#   trim    a 0|1 switch (SWITCH, default QALG_WS_TRIM) off / on: ablate suite on the M = 2048
+#           projections and the square n = 4096, ffn suite
+#   gate    the ffn suite under each of GATES (QALG_FFN_GATE; default ws64x64 wsl64x64)
 #   table   the table suite (bench_table.csv) and the peer's table1 pass
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
 #   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
@@ -55,27 +57,36 @@ EOF
       echo "peer more rc $? ($((SECONDS - t00)) s)"; cut -c1-220 "$W/peer_more.jsonl"
       cp "$W/peer_more.jsonl" "$O/"
       ;;
-    trim)  # kTrimTail off / on: the ablate suite (TRIM_MODES) on the M = 2048 projections and the square
-      # n = 4096, then the ffn suite, under QALG_WS_TRIM=0 and =1
+    trim)  # a 0|1 switch (SWITCH, default QALG_WS_TRIM: kTrimTail) off / on: the ablate suite (TRIM_MODES)
+      # on the M = 2048 projections and the square n = 4096, then the ffn suite
+      SW=${SWITCH:-QALG_WS_TRIM}
       for t in 0 1; do
-        QALG_WS_TRIM=$t QALG_ABLATE_MODES=${TRIM_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 \
+        env $SW=$t QALG_ABLATE_MODES=${TRIM_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 \
           timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/trim_$t.csv" >"$W/trim_$t.log" 2>&1
-        echo "trim $t ablate rc $? ($((SECONDS - t00)) s)"
-        QALG_WS_TRIM=$t timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ffn --out "$W/ffn_trim_$t.csv" \
+        echo "$SW=$t ablate rc $? ($((SECONDS - t00)) s)"
+        env $SW=$t timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ffn --out "$W/ffn_trim_$t.csv" \
           >"$W/ffn_trim_$t.log" 2>&1
-        echo "trim $t ffn rc $? ($((SECONDS - t00)) s)"; grep -E "^ffn " "$W/ffn_trim_$t.log" | cut -c1-150
+        echo "$SW=$t ffn rc $? ($((SECONDS - t00)) s)"; grep -E "^table " "$W/ffn_trim_$t.log" | cut -c1-150
       done
-      { cat "$W/trim_0.csv"; tail -n +2 "$W/trim_1.csv" | sed -E 's/^ablate,([a-z-]+),/ablate,\1+trim,/'; } >"$O/trim.csv"
-      { cat "$W/ffn_trim_0.csv"; tail -n +2 "$W/ffn_trim_1.csv" | sed -E 's/^([a-z]+),/\1+trim,/'; } >"$O/ffn_trim.csv"
-      python3 - "$W" <<'EOF2'
+      { cat "$W/trim_0.csv"; tail -n +2 "$W/trim_1.csv" | sed -E 's/^ablate,([a-z-]+),/ablate,\1+on,/'; } >"$O/switch_$SW.csv"
+      { cat "$W/ffn_trim_0.csv"; tail -n +2 "$W/ffn_trim_1.csv" | sed -E 's/^([a-z]+),/\1+on,/'; } >"$O/ffn_switch_$SW.csv"
+      python3 - "$W" "$SW" <<'EOF2'
 import csv, sys
 rows = {}
 for t in ("0", "1"):
     for r in csv.reader(open(f"{sys.argv[1]}/trim_{t}.csv")):
         if r[0] == "ablate": rows.setdefault((r[2], r[7], r[1]), {})[t] = float(r[12])
 for (shape, v, mode), x in rows.items():
-    if len(x) == 2: print(f"trim {shape:24s} {v:18s} {mode:12s} off {x['0']:8.1f}  on {x['1']:8.1f}  on/off {x['1']/x['0']:.3f}")
+    if len(x) == 2: print(f"{sys.argv[2]} {shape:24s} {v:18s} {mode:12s} 0: {x['0']:8.1f}  1: {x['1']:8.1f}  1/0 {x['1']/x['0']:.3f}")
 EOF2
+      ;;
+    gate)  # the ffn suite under each GATES engine (QALG_FFN_GATE)
+      for e in ${GATES:-ws64x64 wsl64x64}; do
+        QALG_FFN_GATE=$e timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ffn --out "$W/ffn_gate_$e.csv" \
+          >"$W/ffn_gate_$e.log" 2>&1
+        echo "gate $e rc $? ($((SECONDS - t00)) s)"; grep -E "^table |parts" "$W/ffn_gate_$e.log" | cut -c1-150
+      done
+      for e in ${GATES:-ws64x64 wsl64x64}; do tail -n +2 "$W/ffn_gate_$e.csv" | sed -E "s/^ffn,/ffn-$e,/"; done >"$O/ffn_gates.csv"
       ;;
     tests)
       echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$W/conformance.csv"

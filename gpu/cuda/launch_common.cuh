@@ -15,8 +15,8 @@
 namespace qalg::gpu::detail {
 
 // launch_forward.cu: the gated FFN's gate/up on the warp-specialised kernel, 64 × bn tiles
-// (bn = 64 or 128); false where it has no such tile or dtype.
-bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cudaStream_t s);
+// (bn = 64 or 128; lean: 64 with 2 stages, 4 CTAs per SM); false where it has no such tile or dtype.
+bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, DType dt, cudaStream_t s);
 // launch_ffn.cu: the current device's multiprocessor count (read once).
 uint32_t multiprocessors();
 // launch_narrow.cu: the forward through the narrow-group law kernel (narrow_law.cuh) where it

@@ -25,6 +25,7 @@ std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterSco
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
+std::atomic<bool> g_ws_prefetch_maps{true};      // wgs_gemm.cuh kPrefetchMaps (session 20)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 
 // The kernel's copy flags for the ablation bits (wgs_gemm.cuh kAblate*).
@@ -115,7 +116,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
-                        (trim ? kTrimTail : 0u) | ablation_copy_flags();
+                        (trim ? kTrimTail : 0u) | (g_ws_prefetch_maps ? kPrefetchMaps : 0u) | ablation_copy_flags();
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
                                           : tensor_map_2d(a.B1, dt, K, N, 64, 64);
@@ -327,9 +328,10 @@ void launch_diagonal_first(const DeviceBatch& b, GemmArgs a, float* ws, cudaStre
 
 namespace detail {
 // The gated FFN's gate/up on the warp-specialised kernel (wgs_gemm.cuh EPI kSiluMul), 64 × bn tiles
-// (64: 3 stages of 24 KB, 3 CTAs per SM; 128: 2 stages of 40 KB, 2 CTAs per SM). a: X, gate (B0),
-// up (B1), H (C). False where no such tile is compiled (the caller keeps the mma.sync kernel).
-bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cudaStream_t s) {
+// (64: 3 stages of 24 KB, 3 CTAs per SM, or lean: 2 stages, 4 CTAs per SM; 128: 2 stages of 40 KB,
+// 2 CTAs per SM). a: X, gate (B0), up (B1), H (C). False where no such tile is compiled (the caller
+// keeps the mma.sync kernel).
+bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, DType dt, cudaStream_t s) {
   const DevicePlan& p = b.plan();
   uint32_t sw = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
   for (uint32_t w : p.plan().input_widths) sw = w == sw ? sw : 0;  // the common input width (0: none)
@@ -339,6 +341,10 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, DType dt, cu
   const uint64_t M = b.rows(), K = p.K(), N = p.N();
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
+    if (bn == 64 && lean)
+      return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(impl.list(b, ListKind::forward, 64, 64), a, M, K, N, impl.formula,
+                                                     sw, rw, s),
+             true;
     if (bn == 64)
       return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(impl.list(b, ListKind::forward, 64, 64), a, M, K, N, impl.formula,
                                                      sw, rw, s),
@@ -470,6 +476,8 @@ void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
 bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
+void set_ws_prefetch_maps(bool on) { g_ws_prefetch_maps = on; }
+bool ws_prefetch_maps() { return g_ws_prefetch_maps.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
     throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +

@@ -518,7 +518,7 @@ TEST(WsTrimTail, ResultsAsWithout) {
                          same(4, 72)},
                         integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
     });
-    for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
+    for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
       set_ffn_gate_engine(e);
       for (uint32_t s : {80u, 224u})
         run_conformance({p + "/ffn-s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)},
@@ -527,6 +527,17 @@ TEST(WsTrimTail, ResultsAsWithout) {
     set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
   }
   set_ws_trim_tail(by_default);
+}
+
+// set_ws_prefetch_maps(true), the default, and (false): the producer warp prefetches the tensor
+// maps at the start or not; a timing switch only, so the results must be the reference's both ways.
+TEST(WsPrefetchMaps, ResultsAsWithout) {
+  const bool by_default = ws_prefetch_maps();
+  set_ws_prefetch_maps(true);
+  ws_switch_cases("prefetch-maps", 1700);
+  set_ws_prefetch_maps(false);
+  ws_switch_cases("no-prefetch-maps", 1800);
+  set_ws_prefetch_maps(by_default);
 }
 
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
@@ -559,8 +570,9 @@ TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
 // multiple of 64 per type, and equal widths not multiples of 64 (grouped tensor maps).
 TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
   uint64_t seed = 900;
-  const char* names[] = {"mma", "ws64x64", "ws64x128"};
-  for (FfnGateEngine e : {FfnGateEngine::mma_sync, FfnGateEngine::ws64x64, FfnGateEngine::ws64x128}) {
+  const char* names[] = {"mma", "ws64x64", "ws64x128", "wsl64x64"};
+  for (FfnGateEngine e :
+       {FfnGateEngine::mma_sync, FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
     set_ffn_gate_engine(e);
     const std::string n = names[int(e)];
     run_conformance({"complete:8/ffn-" + n, complete_table(8), same(8, 64), same(8, 128)}, DType::bf16, false, 8 * 37,

@@ -19,6 +19,7 @@ template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_P
 // the gated FFN's gate/up (two accumulators; two rescale calls made ptxas serialise, C7515)
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul>(QALG_WGS_PARAMS);
 template __global__ void wgs_forward_kernel<__half, 64, 128, 2, 0, 2, kSiluMul>(QALG_WGS_PARAMS);
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 2, 0, 4, kSiluMul>(QALG_WGS_PARAMS);  // wsl64x64 gate/up
 #undef QALG_WGS_PARAMS
 template __global__ void wst_forward_kernel<__nv_bfloat16, 4, 128, 4, 1>(GemmArgs, uint32_t, uint32_t,
                                                                          const __grid_constant__ CUtensorMap,

@@ -132,8 +132,9 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 // then Y = H ⋆ Wd. `up` types the D→F projections, `down` the F→D one (same row types).
 // H is an M×F scratch matrix of the input dtype. Gate/up's kernel (16-bit types, widths multiples
 // of 8, output groups wider than 32): the warp-specialised Hopper kernel with 64 × 64 tiles (the
-// default) or 64 × 128, or the mma.sync kernel; process-wide, the bench's QALG_FFN_GATE compares them.
-enum class FfnGateEngine { mma_sync, ws64x64, ws64x128 };
+// default), the same with 2 stages and 4 CTAs per SM (wsl64x64), or 64 × 128, or the mma.sync
+// kernel; process-wide, the bench's QALG_FFN_GATE compares them.
+enum class FfnGateEngine { mma_sync, ws64x64, ws64x128, wsl64x64 };
 void set_ffn_gate_engine(FfnGateEngine e);
 // The whole gated FFN in one kernel (gpu/cuda/narrow_ffn.cuh): the complete-graph law for both
 // projections with the same rows in closed form, gate/up's input groups 32 or 64 wide and its
@@ -239,6 +240,10 @@ bool ws_tma_store();
 // zeros. On by default; results are the same either way. Process-wide; the bench's QALG_WS_TRIM=0|1.
 void set_ws_trim_tail(bool on);
 bool ws_trim_tail();
+// The warp-specialised tiles prefetch their tensor maps at the start (wgs_gemm.cuh kPrefetchMaps).
+// On by default; results are the same either way. Process-wide; the bench's QALG_WS_PREFETCH=0|1.
+void set_ws_prefetch_maps(bool on);
+bool ws_prefetch_maps();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
