@@ -86,7 +86,7 @@ EOF2
           >"$W/ffn_gate_$e.log" 2>&1
         echo "gate $e rc $? ($((SECONDS - t00)) s)"; grep -E "^table |parts" "$W/ffn_gate_$e.log" | cut -c1-150
       done
-      for e in ${GATES:-ws64x64 wsl64x64}; do tail -n +2 "$W/ffn_gate_$e.csv" | sed -E "s/^ffn,/ffn-$e,/"; done >"$O/ffn_gates.csv"
+      for e in ${GATES:-ws64x64 wsl64x64}; do tail -n +2 "$W/ffn_gate_$e.csv" | sed -E "s/^([a-z]+),/\1-$e,/"; done >"$O/ffn_gates.csv"
       ;;
     tests)
       echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$W/conformance.csv"
