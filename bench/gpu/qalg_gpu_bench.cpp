@@ -46,8 +46,7 @@ int main(int argc, char** argv) {
   // The eighteenth session's switches (to compare), each refusing any other value:
   // QALG_PAIR_SCOPE=0|1: the paired tiles synchronise at cluster scope; QALG_WS_TMA_STORE=0|1
   // (nineteenth session): the warp-specialised tiles store through TMA; QALG_WS_TRIM=0|1 (twentieth):
-  // they trim the partly empty last steps of s % 64 != 0 terms; QALG_WS_PREFETCH=0|1 (twentieth): they
-  // prefetch their tensor maps; QALG_WS_ORDER=columns|types:
+  // they trim the partly empty last steps of s % 64 != 0 terms; QALG_WS_ORDER=columns|types:
   // their item order; QALG_SQUARE_N: the square suite's n (a positive multiple of 128).
   auto flag = [](const char* name, void (*set)(bool)) {
     const char* v = std::getenv(name);
@@ -61,7 +60,7 @@ int main(int argc, char** argv) {
     return true;
   };
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
-      !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_PREFETCH", qalg::gpu::set_ws_prefetch_maps))
+      !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail))
     return 2;
   if (const char* v = std::getenv("QALG_WS_ORDER")) {
     const std::string m = v;
@@ -131,7 +130,7 @@ int main(int argc, char** argv) {
   // QALG_FFN_GATE=mma|ws64x64|ws64x128|wsl64x64: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;
-    if (e != "mma" && e != "ws64x64" && e != "ws64x128") {
+    if (e != "mma" && e != "ws64x64" && e != "ws64x128" && e != "wsl64x64") {
       std::cerr << "qalg_gpu_bench: QALG_FFN_GATE must be mma, ws64x64, ws64x128 or wsl64x64 (got '" << e << "')\n";
       return 2;
     }

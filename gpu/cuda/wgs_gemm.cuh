@@ -189,16 +189,11 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // 80-wide term is a 64-row W box of which 48 rows are the copy engine's zero fill.
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
-  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kPrefetchMaps = 512
+  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256
 };
-// kPrefetchMaps (twentieth session): the producer warp prefetches the tensor maps it will use
-// (prefetch.tensormap, as CUTLASS's TMA kernels do at their start) while thread 0 initialises the
-// barriers, so the first copies do not wait for the maps' descriptors. Why: a small launch (the
-// Qwen3-30B expert's projection, one item of four steps per CTA) spends most of its time in round
-// trips before and between its few copies.
-__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
-  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-}
+// (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
+// twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against
+// 10.0 µs; removed.)
 
 // TMA store of one box from shared memory (its bulk group committed by the caller).
 __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
@@ -297,16 +292,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   uint64_t* res_empty = res_full + 1;
   StageHeader* header = reinterpret_cast<StageHeader*>(res_empty + 1);
   constexpr int kConsumers = BM * 2;
-  if ((copy & kPrefetchMaps) && threadIdx.x >= kConsumers) {  // one map per lane of the producer warp
-    const uint32_t l = threadIdx.x - kConsumers;  // (no array of the maps' addresses: it took a stack frame)
-    if (l == 0) prefetch_tensormap(&tmap64);
-    else if (l == 1) prefetch_tensormap(&tmapA);
-    else if (l == 2) prefetch_tensormap(&tmapC);
-    else if (l == 3 && grouped) prefetch_tensormap(&tmap8);
-    else if (l == 4 && grouped) prefetch_tensormap(&tmapA16);
-    else if (l == 5 && NB == 2) prefetch_tensormap(&tmapU64);
-    else if (l == 6 && NB == 2) prefetch_tensormap(&tmapU8);
-  }
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals

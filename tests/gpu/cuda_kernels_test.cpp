@@ -529,17 +529,6 @@ TEST(WsTrimTail, ResultsAsWithout) {
   set_ws_trim_tail(by_default);
 }
 
-// set_ws_prefetch_maps(true), the default, and (false): the producer warp prefetches the tensor
-// maps at the start or not; a timing switch only, so the results must be the reference's both ways.
-TEST(WsPrefetchMaps, ResultsAsWithout) {
-  const bool by_default = ws_prefetch_maps();
-  set_ws_prefetch_maps(true);
-  ws_switch_cases("prefetch-maps", 1700);
-  set_ws_prefetch_maps(false);
-  ws_switch_cases("no-prefetch-maps", 1800);
-  set_ws_prefetch_maps(by_default);
-}
-
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
 TEST(WsAblation, RefusesUnknownBitsAndReadsBack) {
   EXPECT_NE(error_of([] { set_ws_ablation(8); }).find("unknown bits in mask 8"), std::string::npos);

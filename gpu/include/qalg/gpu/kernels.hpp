@@ -240,10 +240,6 @@ bool ws_tma_store();
 // zeros. On by default; results are the same either way. Process-wide; the bench's QALG_WS_TRIM=0|1.
 void set_ws_trim_tail(bool on);
 bool ws_trim_tail();
-// The warp-specialised tiles prefetch their tensor maps at the start (wgs_gemm.cuh kPrefetchMaps).
-// On by default; results are the same either way. Process-wide; the bench's QALG_WS_PREFETCH=0|1.
-void set_ws_prefetch_maps(bool on);
-bool ws_prefetch_maps();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
