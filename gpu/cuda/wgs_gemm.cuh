@@ -189,8 +189,16 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // 80-wide term is a 64-row W box of which 48 rows are the copy engine's zero fill.
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
-  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256
+  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512
 };
+// kNarrowW (twentieth session, written after its last device call: NOT yet run on a GPU; off by
+// default): an item narrower than BN (a group's last column tile, e.g. 48 of 128 at Qwen3-4B's
+// r = 304, 32 at Qwen3-32B's r = 800) loads only the ceil(n_count / 64) W boxes its columns reach.
+// The wgmma still spans BN columns: those of the boxes not loaded read stale shared memory, which
+// reaches only accumulator columns past n_count (a product's column n depends only on B's column
+// n), and no epilogue stores those. Why: the copies bound these kernels (Qwen3-4B: copies alone
+// 35.0 of 44.7 µs after kTrimTail), and such a tile otherwise copies a whole 128-column W box per
+// step of which 80 columns (4B) or 96 (32B) are the next group's.
 // (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
 // twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against
 // 10.0 µs; removed.)
@@ -277,6 +285,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
   const bool trim_tail = grouped && (copy & kTrimTail);
+  const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
   const bool no_load = copy & kAblateNoLoad;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
@@ -404,6 +413,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
           // kTrimTail: n16 16-row slices (0: the whole 64-row step)
           const uint32_t n16 = trim_tail && valid < kWgBK ? (valid + 15) / 16 : 0;
+          // kNarrowW: the W boxes (64-column blocks) this item's columns reach
+          const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
           const uint32_t w_rows = n16 ? n16 * 16 : kWgBK;
           const bool a_slices = n16 && a_tma;  // x as n16 boxes of 16 columns (32B swizzle)
           const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
@@ -419,7 +430,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
             continue;
           }
           if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * BN * w_rows * 2) +
+            mbar_arrive_expect_tx(&full[s], (res ? 0 : NB * nbw * 64 * w_rows * 2) +
                                                 (a_slices ? n16 * BM * 32 : a_tma ? kABytes : 0));
             if (a_tma) {  // rows_tma: the batch's rows have a closed form, c > 0
               const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
@@ -438,7 +449,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
               tma_load_2d_multicast(sA + kABytes + lane * kWgChunk + rank * 32 * 128, &tmap8,
                                     int32_t(w.n_begin + lane * 64), int32_t(t.a + kk + rank * 32), &full[s], 3);
             }
-          } else if (!res && lane < BN / 64) {  // one lane per 64-column block of the W tile
+          } else if (!res && lane < nbw) {  // one lane per 64-column block of the W tile
             if (n16) {
 #pragma unroll 1
               for (uint32_t b = 0; b < n16; ++b)
@@ -452,7 +463,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                           valid, K, &full[s]);
           }
           if constexpr (NB == 2) {  // the up matrix's tile after the gate's
-            if (lane >= 16 && lane < 16 + BN / 64) {
+            if (lane >= 16 && lane < 16 + nbw) {
               unsigned char* dst = sA + kABytes + kBBytes + (lane - 16) * kWgChunk;
               if (n16) {
 #pragma unroll 1

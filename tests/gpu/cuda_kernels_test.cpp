@@ -529,6 +529,28 @@ TEST(WsTrimTail, ResultsAsWithout) {
   set_ws_trim_tail(by_default);
 }
 
+// set_ws_narrow_w(true) and (false, the default): an item narrower than its tile copies only the W
+// boxes its columns reach, and the tile's other accumulator columns (from stale shared memory) must
+// never reach Y. Every warp-specialised tile on the switch cases (partial column tiles of 72, 48,
+// 136 and 200 columns, the gated FFN with 48-wide groups) and on Qwen3-4B's widths (s = 80,
+// r = 304: last tiles of 48 columns, trimmed last steps). Written after the twentieth session's last
+// device call: first run in the next session.
+TEST(WsNarrowW, ResultsAsWithout) {
+  const bool by_default = ws_narrow_w();
+  uint64_t seed = 1900;
+  for (bool on : {true, false}) {
+    set_ws_narrow_w(on);
+    const std::string p = on ? "narrow-w" : "whole-w";
+    ws_switch_cases(p, seed);
+    seed += 100;
+    each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+      run_conformance({p + "/complete:4-s80-r304-" + tile_name(t), complete_table(4), same(4, 80), same(4, 304)},
+                      integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
+    });
+  }
+  set_ws_narrow_w(by_default);
+}
+
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
 TEST(WsAblation, RefusesUnknownBitsAndReadsBack) {
   EXPECT_NE(error_of([] { set_ws_ablation(8); }).find("unknown bits in mask 8"), std::string::npos);

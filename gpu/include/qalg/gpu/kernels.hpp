@@ -240,6 +240,12 @@ bool ws_tma_store();
 // zeros. On by default; results are the same either way. Process-wide; the bench's QALG_WS_TRIM=0|1.
 void set_ws_trim_tail(bool on);
 bool ws_trim_tail();
+// The warp-specialised tiles copy only the W boxes (64-column blocks) that an item narrower than
+// the tile reaches (wgs_gemm.cuh kNarrowW). Off by default: written after the twentieth session's
+// last device call and not yet timed; results are the same either way. Process-wide; the bench's
+// QALG_WS_NARROW_W=0|1.
+void set_ws_narrow_w(bool on);
+bool ws_narrow_w();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
