@@ -490,13 +490,20 @@ void ws_switch_cases(const std::string& prefix, uint64_t seed) {
 // per type, whose last 64-row chunk of each type is partial; unequal output widths, whose partial
 // column tiles keep the threads' stores; equal widths 72 and 48, whose partial tiles go by the
 // per-group map, clipped at the group's end), and the gated FFN's H the same way; or by threads.
+// Runs body(true) with the process-wide switch on, then body(false) off, then restores its setting.
+template <typename Body>
+void both_ways(bool (*get)(), void (*set)(bool), Body&& body) {
+  const bool by_default = get();
+  for (bool on : {true, false}) {
+    set(on);
+    body(on);
+  }
+  set(by_default);
+}
+
 TEST(WsTmaStore, ResultsAsWithout) {
-  const bool by_default = ws_tma_store();
-  set_ws_tma_store(true);
-  ws_switch_cases("tma-store", 1400);
-  set_ws_tma_store(false);
-  ws_switch_cases("thread-store", 1500);
-  set_ws_tma_store(by_default);
+  both_ways(ws_tma_store, set_ws_tma_store,
+            [](bool on) { ws_switch_cases(on ? "tma-store" : "thread-store", on ? 1400 : 1500); });
 }
 
 // set_ws_trim_tail(true), the default, and (false): on equal input widths that are multiples of 8
@@ -507,10 +514,8 @@ TEST(WsTmaStore, ResultsAsWithout) {
 // map), and the gated FFN's gate/up on both of its tiles (s = 80 and 224, the Qwen3-4B and
 // DeepSeek-V3 experts' widths): the results must be the reference's either way.
 TEST(WsTrimTail, ResultsAsWithout) {
-  const bool by_default = ws_trim_tail();
   uint64_t seed = 1600;
-  for (bool on : {true, false}) {
-    set_ws_trim_tail(on);
+  both_ways(ws_trim_tail, set_ws_trim_tail, [&](bool on) {
     const std::string p = on ? "trim-tail" : "whole-tail";
     each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
       for (uint32_t s : {80u, 40u, 24u, 160u})
@@ -525,8 +530,7 @@ TEST(WsTrimTail, ResultsAsWithout) {
                         DType::bf16, false, 2048, seed++, kFfn);
     }
     set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
-  }
-  set_ws_trim_tail(by_default);
+  });
 }
 
 // set_ws_narrow_w(true) and (false, the default): an item narrower than its tile copies only the W
@@ -536,10 +540,8 @@ TEST(WsTrimTail, ResultsAsWithout) {
 // r = 304: last tiles of 48 columns, trimmed last steps). Written after the twentieth session's last
 // device call: first run in the next session.
 TEST(WsNarrowW, ResultsAsWithout) {
-  const bool by_default = ws_narrow_w();
   uint64_t seed = 1900;
-  for (bool on : {true, false}) {
-    set_ws_narrow_w(on);
+  both_ways(ws_narrow_w, set_ws_narrow_w, [&](bool on) {
     const std::string p = on ? "narrow-w" : "whole-w";
     ws_switch_cases(p, seed);
     seed += 100;
@@ -547,8 +549,7 @@ TEST(WsNarrowW, ResultsAsWithout) {
       run_conformance({p + "/complete:4-s80-r304-" + tile_name(t), complete_table(4), same(4, 80), same(4, 304)},
                       integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
     });
-  }
-  set_ws_narrow_w(by_default);
+  });
 }
 
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
