@@ -68,7 +68,7 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
   // have the switches (others run whole in every mode, which the rows would show as equal times).
   const char* only = std::getenv("QALG_BENCH_VARIANTS");
   if (!only) setenv("QALG_BENCH_VARIANTS", "fused-wsl64x128", 0);
-  std::vector<gpu::TileConfig> tiles;
+  std::vector<FusedPick> tiles;
   const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
   if (!only) unsetenv("QALG_BENCH_VARIANTS");
   for (size_t v = 0; v < variants.size(); ++v) {

@@ -53,6 +53,12 @@ struct Buf {
 
 using Call = std::function<void(cudaStream_t)>;
 
+// A forward variant's tiles and item order (the calibration's pick, kernels.hpp CalibrationEntry).
+struct FusedPick {
+  gpu::TileConfig tiles;
+  gpu::WsItemOrder order = gpu::WsItemOrder::columns;
+};
+
 class Bench {
  public:
   explicit Bench(Options o) : o_(std::move(o)) {
@@ -230,10 +236,10 @@ class Bench {
     std::fflush(stdout);
   }
   // A forward pick kept for later rows of the same shape (training, FFN): forward() looks it up.
-  void remember_forward(uint64_t K, uint64_t N, uint32_t q, uint64_t M, gpu::TileConfig t) {
+  void remember_forward(uint64_t K, uint64_t N, uint32_t q, uint64_t M, const FusedPick& pick) {
     std::erase_if(calib_, [&](const gpu::CalibrationEntry& e) { return e.K == K && e.N == N && e.q == q && e.M == M; });
     gpu::CalibrationEntry e;
-    e.K = K, e.N = N, e.q = q, e.M = M, e.tiles = t;
+    e.K = K, e.N = N, e.q = q, e.M = M, e.tiles = pick.tiles, e.order = pick.order;
     calib_.push_back(e);
   }
   double floor_us(double flops, double bytes) const { return std::max(flops / rate_, bytes / bw_) * 1e6; }

@@ -23,26 +23,43 @@ inline double plan_flops(const gpu::KernelPlan& p, const std::vector<uint32_t>& 
 inline std::vector<uint32_t> same(int q, int w) { return std::vector<uint32_t>(q, uint32_t(w)); }
 }  // namespace detail
 
-// The endpoint-fused tile shapes compiled for this plan, each a candidate of the calibration.
+// The warp-specialised engines, whose items can be walked in either order (set_ws_item_order).
+inline bool orders_items(gpu::TileEngine e) {
+  return e == gpu::TileEngine::wgmma_ws || e == gpu::TileEngine::wgmma_ws_resident ||
+         e == gpu::TileEngine::wgmma_ws_lean || e == gpu::TileEngine::wgmma_ws_pair;
+}
+
+// The endpoint-fused tile shapes compiled for this plan, each a candidate of the calibration; the
+// warp-specialised ones also in the type-outer item order ("…-types"; the twentieth session found
+// it 1-5 % faster on most shapes and up to 6 % slower on Qwen3-32B, so the order is picked per
+// shape). Unless QALG_WS_ORDER set types for every kernel: then each tile runs only in that order.
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
                                                                 const Buf& X, const Buf& W, const Buf& Y,
-                                                                std::vector<gpu::TileConfig>* tiles = nullptr) {
+                                                                std::vector<FusedPick>* picks = nullptr) {
   std::vector<std::pair<std::string, Call>> v;
+  const gpu::WsItemOrder process_order = gpu::ws_item_order();
   for (gpu::TileConfig tc : gpu::forward_tiles_for_vector_width(plan.vector_width())) {
     // The narrow-group law tile runs as itself only on its plans (elsewhere it is 64x128w4 again).
     if (tc.engine == gpu::TileEngine::narrow_law && !gpu::narrow_law_applies(batch)) continue;
     // The paired tiles likewise (elsewhere they are the lean tile of their shape, already a variant).
     if (tc.engine == gpu::TileEngine::wgmma_ws_pair && !gpu::paired_tiles_apply(batch, tc)) continue;
-    const std::string name = "fused-" + gpu::tile_name(tc);
-    // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
-    if (const char* only = std::getenv("QALG_BENCH_VARIANTS"); only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
-      continue;
-    if (tiles) tiles->push_back(tc);
-    v.push_back({name,
-                 [&, tc](cudaStream_t s) {
-                   gpu::set_forward_tiles(tc);
-                   gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
-                 }});
+    std::vector<gpu::WsItemOrder> orders{process_order};
+    if (orders_items(tc.engine) && process_order == gpu::WsItemOrder::columns) orders.push_back(gpu::WsItemOrder::types);
+    for (gpu::WsItemOrder order : orders) {
+      const std::string name =
+          "fused-" + gpu::tile_name(tc) + (order == gpu::WsItemOrder::types && orders.size() > 1 ? "-types" : "");
+      // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
+      if (const char* only = std::getenv("QALG_BENCH_VARIANTS");
+          only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
+        continue;
+      if (picks) picks->push_back({tc, order});
+      v.push_back({name, [&, tc, order, process_order](cudaStream_t s) {
+                     gpu::set_forward_tiles(tc);
+                     gpu::set_ws_item_order(order);  // read while the call is captured or run, then restored
+                     gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+                     gpu::set_ws_item_order(process_order);
+                   }});
+    }
   }
   return v;
 }
@@ -65,7 +82,7 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
   std::string impl;
   const Call dense = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, impl);
   std::vector<std::pair<std::string, Call>> variants;
-  std::vector<gpu::TileConfig> tiles;
+  std::vector<FusedPick> tiles;
   gpu::use_forward_calibration({});  // the variants run with their own tiles, not a remembered pick
   if (M == 1) {
     variants.push_back({"decode:" + gpu::decode_shape_name(gpu::decode_shape(plan, 0, 1)),
@@ -104,7 +121,7 @@ inline void Bench::calibrate_forward(const gpu::DevicePlan& plan, const gpu::Dev
                                      const Buf& W, const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M) {
   if (gpu::find_calibration(K, N, q, M)) return;
   gpu::use_forward_calibration({});
-  std::vector<gpu::TileConfig> tiles;
+  std::vector<FusedPick> tiles;
   const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
   // QALG_BENCH_VARIANTS may leave none for this plan (a narrow-law tile where the law does not
   // apply): then forward() keeps its default tiles, as without a calibration.
@@ -315,7 +332,8 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
            : x == gpu::TileEngine::cublas_batched  ? "cb"
                                                    : "wg";
   };
-  const std::string variant = (e ? gpu::tile_name(e->tiles) : std::string("default")) + "+dX-" +
+  const bool by_types = e && e->order == gpu::WsItemOrder::types;
+  const std::string variant = (e ? gpu::tile_name(e->tiles) + (by_types ? "-types" : "") : std::string("default")) + "+dX-" +
                               engine_name(engines.dx) + "+dW-" + engine_name(engines.dw);
   row("table", "training", name, M, D, F, q, variant + alg_form, i1 + "+" + i2 + "+" + i3 + dense_form, dense, alg,
       floor_us(fl, by), err, 1e-2);
@@ -334,9 +352,12 @@ inline void Bench::square(int n, int b) {
   ok(cudaStreamSynchronize(s_), "fill");
   std::string impl;
   const Call dense = dense_best(n, n, n, false, false, A.p, B.p, Cd.p, impl);
-  auto variants = fused_variants(plan, batch, A, B, C);
+  std::vector<FusedPick> picks;
+  gpu::use_forward_calibration({});
+  auto variants = fused_variants(plan, batch, A, B, C, &picks);
   const size_t best = calibrate(variants);
-  variants[best].second(s_);  // sets the calibrated tiles for block_product below
+  remember_forward(n, n, q, n, picks[best]);  // block_product below looks its tiles and order up
+  gpu::use_forward_calibration(calib_);
   const Call alg = [&](cudaStream_t s) { gpu::block_product(batch, A.m(), B.m(), C.m(), s); };
   ok(cudaMemset(C.p, 0xff, uint64_t(n) * n * 2), "poison");
   alg(s_);

@@ -24,8 +24,9 @@ std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) 
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ',');) f.push_back(cell);
     const std::string where = path + ":" + std::to_string(n) + ": ";
-    if (f.size() != 8 && f.size() != 9)
-      throw std::invalid_argument(where + "expected 8 or 9 fields K,N,q,M,schedule,bm,bn,warps[,engine]");
+    if (f.size() < 8 || f.size() > 10)
+      throw std::invalid_argument(where + "expected 8 to 10 fields K,N,q,M,schedule,bm,bn,warps[,engine[,order]], got " +
+                                  std::to_string(f.size()));
     CalibrationEntry e;
     try {
       e.K = std::stoull(f[0]), e.N = std::stoull(f[1]), e.q = uint32_t(std::stoul(f[2])), e.M = std::stoull(f[3]);
@@ -33,7 +34,12 @@ std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) 
     } catch (const std::exception&) {
       throw std::invalid_argument(where + "a number field is not a number");
     }
-    if (f.size() == 9) {
+    if (f.size() == 10) {
+      if (f[9] == "columns") e.order = WsItemOrder::columns;
+      else if (f[9] == "types") e.order = WsItemOrder::types;
+      else throw std::invalid_argument(where + "order must be columns or types, got '" + f[9] + "'");
+    }
+    if (f.size() >= 9) {
       if (f[8] == "wgmma") e.tiles.engine = TileEngine::wgmma;
       else if (f[8] == "wgmma_ws") e.tiles.engine = TileEngine::wgmma_ws;
       else if (f[8] == "wgmma_ws_resident") e.tiles.engine = TileEngine::wgmma_ws_resident;

@@ -23,18 +23,7 @@ namespace qalg::gpu::detail {
 
 constexpr int kGemvThreads = 512, kGemvCols = 64, kGemvLanes = 64;
 
-// PTX griddepcontrol (sm_90): let the grids that depend on this one launch now; wait until the
-// grids this one depends on have completed and their memory is visible.
-__device__ __forceinline__ void grid_launch_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void grid_dependency_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+// (grid_launch_dependents, grid_dependency_wait: mbarrier.cuh)
 
 // The CTA's tile: columns [n_begin, + n_count) and the reduction depth; row(r) maps flat reduction
 // index r < depth to (row of W, coefficient). From the list (items, terms) or, for the law, from

@@ -19,6 +19,14 @@ namespace qalg::gpu::detail {
 bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, DType dt, cudaStream_t s);
 // launch_ffn.cu: the current device's multiprocessor count (read once).
 uint32_t multiprocessors();
+// Set (by DependentLaunchScope) while gated_ffn launches its down projection: the next
+// warp-specialised forward launch on this thread goes with programmatic dependent launch after the
+// gate/up kernel (set_ffn_dependent_launch) and clears it; any other kernel leaves it to the scope's end.
+extern thread_local bool t_ws_after_prior;
+struct DependentLaunchScope {
+  explicit DependentLaunchScope(bool on) { t_ws_after_prior = on; }
+  ~DependentLaunchScope() { t_ws_after_prior = false; }
+};
 // launch_narrow.cu: the forward through the narrow-group law kernel (narrow_law.cuh) where it
 // applies (narrow_law_applies); false, launching nothing, where it does not. T: a 16-bit type.
 template <typename T>

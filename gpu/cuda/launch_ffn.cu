@@ -29,6 +29,7 @@ namespace {
 
 std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
+std::atomic<bool> g_ffn_pdl{true};  // set_ffn_dependent_launch (twenty-first session)
 std::atomic<bool> g_decode_deep{true};
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
 
@@ -249,6 +250,8 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 }  // namespace
 
 void set_ffn_gate_engine(FfnGateEngine e) { g_ffn_gate = e; }
+void set_ffn_dependent_launch(bool on) { g_ffn_pdl = on; }
+bool ffn_dependent_launch() { return g_ffn_pdl.load(); }
 
 void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches) {
   g_decode_staging = staging, g_decode_pdl = dependent_launch, g_decode_deep = deep_batches;
@@ -360,6 +363,10 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
     }
     launch_simt<T, kForward, 2, kSiluMul>(impl.list(up, ListKind::forward, kSimtBM, kSimtBN), a, stream);
   });
+  // The down projection (when on a warp-specialised tile) by programmatic dependent launch after the
+  // gate/up kernel: its launch and set-up overlap gate/up's last CTAs; it copies H only after that
+  // grid is done (set_ffn_dependent_launch).
+  DependentLaunchScope after_gate_up(g_ffn_pdl);
   forward(down, ForwardSchedule::endpoint_fused, H, Wd, Y, nullptr, stream);
 }
 

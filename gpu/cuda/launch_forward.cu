@@ -25,8 +25,11 @@ std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterSco
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
-std::atomic<bool> g_ws_narrow_w{false};          // wgs_gemm.cuh kNarrowW (session 20, not yet timed)
+std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
+}  // namespace
+thread_local bool detail::t_ws_after_prior = false;
+namespace {
 
 // The kernel's copy flags for the ablation bits (wgs_gemm.cuh kAblate*).
 uint32_t ablation_copy_flags() {
@@ -150,9 +153,19 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                "wgs_forward_kernel launch (pairs)");
     return;
   }
-  kernel<<<std::min(wl.count, resident), threads, smem, stream>>>(with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA,
-                                                                  u64, u8, mC, mA16, copy, grouped ? s : 0u, r_group);
-  check_cuda(cudaGetLastError(), "wgs_forward_kernel launch");
+  // After the gated FFN's gate/up (t_ws_after_prior): programmatic dependent launch, so that this
+  // grid's launch and set-up overlap that kernel's last CTAs (its producer waits, griddepcontrol.wait,
+  // before it copies any of H).
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(std::min(wl.count, resident)), cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = detail::t_ws_after_prior ? 1 : 0;
+  detail::t_ws_after_prior = false;
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, mA16, copy,
+                                grouped ? s : 0u, r_group),
+             "wgs_forward_kernel launch");
 }
 template <typename T>
 bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, uint64_t M, RowFormula f,
@@ -225,7 +238,8 @@ bool law_applies(const DeviceBatch& b, uint32_t bm, uint32_t bn, bool by_rows, G
 }
 
 template <typename T>
-void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s) {
+// types_outer: the warp-specialised tiles walk their items type outer (WsItemOrder::types).
+void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_outer, cudaStream_t s) {
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
     if (t.engine == TileEngine::narrow_law) {
@@ -272,7 +286,7 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, cudaStream_t s
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
-        const WorkList& order = g_ws_types_outer ? impl.list(b, ListKind::forward_by_types, t.bm, t.bn) : wl;
+        const WorkList& order = types_outer ? impl.list(b, ListKind::forward_by_types, t.bm, t.bn) : wl;
         if (launch_fused_ws<T>(b.plan(), order, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
@@ -511,11 +525,15 @@ void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMat
   a.B0 = W.data, a.ldb = N;
   a.C = Y.data, a.ldc = N;
   TileConfig t = forward_tiles();
-  if (const auto e = find_calibration(K, N, p.q(), M)) t = e->tiles;  // issue 7 calibration
+  bool types_outer = g_ws_types_outer;
+  if (const auto e = find_calibration(K, N, p.q(), M)) {  // issue 7 calibration
+    t = e->tiles;
+    if (e->order) types_outer = *e->order == WsItemOrder::types;
+  }
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if (schedule == ForwardSchedule::endpoint_fused)
-      launch_fused<T>(batch, a, t, stream);
+      launch_fused<T>(batch, a, t, types_outer, stream);
     else
       launch_diagonal_first<T>(batch, a, workspace, stream);
   });

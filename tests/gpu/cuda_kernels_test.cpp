@@ -462,6 +462,26 @@ TEST(WsItemOrder, TypesOuterMatchesTheReference) {
   set_ws_item_order(WsItemOrder::columns);
 }
 
+// The item order of a calibration row (its tenth field) overrides the process-wide one for its shape
+// only: a row naming types under the process-wide columns, and one naming columns under types, each
+// on Qwen3-4B's widths at q = 4 (s = 80, r = 304: partial column tiles, trimmed last steps).
+TEST(WsItemOrder, CalibratedOrderMatchesTheReference) {
+  uint64_t seed = 2100;
+  for (WsItemOrder process : {WsItemOrder::columns, WsItemOrder::types}) {
+    set_ws_item_order(process);
+    const WsItemOrder row = process == WsItemOrder::columns ? WsItemOrder::types : WsItemOrder::columns;
+    for (TileConfig t : {TileConfig{64, 128, 5, TileEngine::wgmma_ws_lean}, TileConfig{64, 64, 5, TileEngine::wgmma_ws}}) {
+      CalibrationEntry e;
+      e.K = 4 * 80, e.N = 4 * 304, e.q = 4, e.M = 400, e.tiles = t, e.order = row;
+      use_forward_calibration({e});
+      const std::string name = std::string("calibrated-") + (row == WsItemOrder::types ? "types/" : "columns/") + tile_name(t);
+      run_conformance({name, complete_table(4), same(4, 80), same(4, 304)}, DType::bf16, false, 400, seed++, kFwdFused);
+    }
+  }
+  use_forward_calibration({});
+  set_ws_item_order(WsItemOrder::columns);
+}
+
 // Every warp-specialised tile (the square exactly on integers; partial column tiles and 100 rows per
 // type at random) and a gated FFN on both gate/up tiles, under the switch the caller has set: the
 // switch changes only how the kernels move data, so the results must be the reference's as without.
@@ -533,12 +553,34 @@ TEST(WsTrimTail, ResultsAsWithout) {
   });
 }
 
-// set_ws_narrow_w(true) and (false, the default): an item narrower than its tile copies only the W
+// set_ffn_dependent_launch(true, the default) and (false): the gated FFN's down projection on a
+// warp-specialised tile launches by PDL after gate/up and copies H only once that grid is done. Every
+// warp-specialised down tile (random inputs in bf16 and f16, the f = 48 down plan on the grouped maps),
+// each gate/up engine, and an FFN of Qwen3 proportions at q = 32 with 2048 rows, where gate/up's
+// last CTAs overlap the down grid's start.
+TEST(FfnDependentLaunch, ResultsAsWithout) {
+  uint64_t seed = 2200;
+  both_ways(ffn_dependent_launch, set_ffn_dependent_launch, [&](bool on) {
+    const std::string p = on ? "pdl" : "stream-order";
+    each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+      for (uint32_t f : {192u, 48u})
+        run_conformance({p + "/ffn-f" + std::to_string(f) + "-" + tile_name(t), complete_table(4), same(4, 128), same(4, f)},
+                        integer ? DType::f16 : DType::bf16, false, 512, seed++, kFfn);  // (SiLU: random inputs only)
+    });
+    for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
+      set_ffn_gate_engine(e);
+      run_conformance({p + "/ffn-q32-gate" + std::to_string(int(e)), complete_table(32), same(32, 64), same(32, 80)},
+                      DType::bf16, false, 2048, seed++, kFfn);
+    }
+    set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
+  });
+}
+
+// set_ws_narrow_w(true, the default) and (false): an item narrower than its tile copies only the W
 // boxes its columns reach, and the tile's other accumulator columns (from stale shared memory) must
 // never reach Y. Every warp-specialised tile on the switch cases (partial column tiles of 72, 48,
 // 136 and 200 columns, the gated FFN with 48-wide groups) and on Qwen3-4B's widths (s = 80,
-// r = 304: last tiles of 48 columns, trimmed last steps). Written after the twentieth session's last
-// device call: first run in the next session.
+// r = 304: last tiles of 48 columns, trimmed last steps). First passed in the twenty-first session.
 TEST(WsNarrowW, ResultsAsWithout) {
   uint64_t seed = 1900;
   both_ways(ws_narrow_w, set_ws_narrow_w, [&](bool on) {

@@ -449,6 +449,27 @@ TEST(Calibration, ReadLookupAndErrors) {
   }
   EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: warp-specialised tile wsp64x192 is not compiled"),
             std::string::npos);
+  {
+    std::ofstream f(path);  // the item order (twenty-first session): a tenth field, columns or types
+    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types\n5,6,7,8,endpoint-fused,64,128,5,wgmma_ws,columns\n"
+      << "9,10,11,12,endpoint-fused,64,128,5,wgmma_ws\n";
+  }
+  const auto ordered = read_forward_calibration(path);
+  ASSERT_EQ(ordered.size(), 3u);
+  EXPECT_EQ(ordered[0].order, WsItemOrder::types);
+  EXPECT_EQ(ordered[1].order, WsItemOrder::columns);
+  EXPECT_FALSE(ordered[2].order.has_value());  // nine fields: the process-wide order
+  {
+    std::ofstream f(path);
+    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,sideways\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: order must be columns or types, got 'sideways'"),
+            std::string::npos);
+  {
+    std::ofstream f(path);
+    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,types,extra\n";
+  }
+  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: expected 8 to 10 fields"), std::string::npos);
 }
 
 // The narrow-group law tiles (narrow_law.cuh: nl64x128, 4 warps of 128 columns, and nl64x64, 8

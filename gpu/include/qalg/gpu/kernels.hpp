@@ -136,6 +136,13 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 // kernel; process-wide, the bench's QALG_FFN_GATE compares them.
 enum class FfnGateEngine { mma_sync, ws64x64, ws64x128, wsl64x64 };
 void set_ffn_gate_engine(FfnGateEngine e);
+// gated_ffn launches its down projection, where that runs on a warp-specialised tile, by
+// programmatic dependent launch after the gate/up kernel: the second grid's launch and set-up
+// overlap the first's last CTAs, and its producer waits for the first grid (griddepcontrol.wait)
+// before it copies H. On by default (twenty-first session); results are the same either way.
+// Process-wide; the bench's QALG_FFN_PDL=0|1.
+void set_ffn_dependent_launch(bool on);
+bool ffn_dependent_launch();
 // The whole gated FFN in one kernel (gpu/cuda/narrow_ffn.cuh): the complete-graph law for both
 // projections with the same rows in closed form, gate/up's input groups 32 or 64 wide and its
 // output groups 16, 24 or 32 (the Qwen3-30B expert at q = 32: 64 and 24). H is written all the
@@ -241,9 +248,9 @@ bool ws_tma_store();
 void set_ws_trim_tail(bool on);
 bool ws_trim_tail();
 // The warp-specialised tiles copy only the W boxes (64-column blocks) that an item narrower than
-// the tile reaches (wgs_gemm.cuh kNarrowW). Off by default: written after the twentieth session's
-// last device call and not yet timed; results are the same either way. Process-wide; the bench's
-// QALG_WS_NARROW_W=0|1.
+// the tile reaches (wgs_gemm.cuh kNarrowW). On by default (twenty-first session, call 1: Qwen3-4B
+// 44.8 -> 43.7 us warm, no row slower beyond the spread); results are the same either way.
+// Process-wide; the bench's QALG_WS_NARROW_W=0|1.
 void set_ws_narrow_w(bool on);
 bool ws_narrow_w();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
@@ -364,15 +371,19 @@ void set_decode_shapes(DecodeShape one_matrix, DecodeShape two_matrices);
 DecodeShape decode_shape(const DevicePlan& p, uint32_t type, int matrices, DType dtype = DType::bf16);
 
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
-//   K,N,q,M,schedule,bm,bn,warps[,engine]   schedule: endpoint-fused | diagonal-first;
+//   K,N,q,M,schedule,bm,bn,warps[,engine[,order]]   schedule: endpoint-fused | diagonal-first;
 //   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean | narrow_law (absent: mma, the files written before the wgmma kernel existed)
-// Once loaded, forward() with the endpoint-fused schedule uses the tiles of the row matching
-// (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster schedule.
+//   order: columns | types, the warp-specialised tiles' item order (WsItemOrder; absent: the
+//   process-wide set_ws_item_order)
+// Once loaded, forward() with the endpoint-fused schedule uses the tiles (and item order) of the row
+// matching (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster
+// schedule.
 struct CalibrationEntry {
   uint64_t K = 0, N = 0, M = 0;
   uint32_t q = 0;
   ForwardSchedule schedule = ForwardSchedule::endpoint_fused;
   TileConfig tiles;
+  std::optional<WsItemOrder> order;  // why per shape: types gained 1-5 % on most rows, lost up to 6 % on Qwen3-32B
 };
 // Throws std::invalid_argument naming file:line for a malformed row or an uncompiled tile.
 std::vector<CalibrationEntry> read_forward_calibration(const std::string& path);
