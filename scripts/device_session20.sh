@@ -12,6 +12,8 @@
 #   table   the table suite (bench_table.csv) and the peer's table1 pass
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
 #   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
+#   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
+#           later steps run with the faster (QALG_FFN_PDL exported)
 # Each step runs only while DEADLINE (seconds from the start) leaves it room. At most 8 files come
 # back from a call: the CSVs named below are copied to OUT/s20, every log is packed into
 # OUT/s20/logs.tar.gz. Run on the GPU machine from the repository root, carrying .gpu-carry:
@@ -79,6 +81,25 @@ for t in ("0", "1"):
 for (shape, v, mode), x in rows.items():
     if len(x) == 2: print(f"{sys.argv[2]} {shape:24s} {v:18s} {mode:12s} 0: {x['0']:8.1f}  1: {x['1']:8.1f}  1/0 {x['1']/x['0']:.3f}")
 EOF2
+      ;;
+    pdl)  # twenty-first session: the ffn suite under QALG_FFN_PDL=0, 1, 0, 1; the faster setting (sum of
+      # the M = 2048 rows' warm medians over both passes, by more than 1 %) is exported for later steps
+      for p in 0 1 0 1; do
+        QALG_FFN_PDL=$p timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ffn --out "$W/ffn_pdl_$p.csv" \
+          >>"$W/ffn_pdl_$p.log" 2>&1
+        tail -n +2 "$W/ffn_pdl_$p.csv" | sed -E "s/^([a-z]+),/\1-pdl$p,/" >>"$W/ffn_pdl_all.csv"
+        echo "QALG_FFN_PDL=$p rc $? ($((SECONDS - t00)) s)"; grep -E "^table " "$W/ffn_pdl_$p.log" | tail -5 | cut -c1-150
+      done
+      { head -1 "$W/ffn_pdl_0.csv"; cat "$W/ffn_pdl_all.csv"; } >"$O/ffn_pdl.csv"
+      win=$(python3 - "$O/ffn_pdl.csv" <<'EOF3'
+import csv, sys
+t = {"0": 0.0, "1": 0.0}
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["M"] == "2048" and "-pdl" in r["suite"]: t[r["suite"][-1]] += float(r["alg_warm_us"])
+print("1" if t["1"] < 0.99 * t["0"] else "0", f"(sums: off {t['0']:.1f} on {t['1']:.1f} us)")
+EOF3
+)
+      export QALG_FFN_PDL=${win%% *}; echo "pdl: later steps run QALG_FFN_PDL=$QALG_FFN_PDL $win"
       ;;
     gate)  # the ffn suite under each GATES engine (QALG_FFN_GATE)
       for e in ${GATES:-ws64x64 wsl64x64}; do

@@ -29,7 +29,7 @@ namespace {
 
 std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
-std::atomic<bool> g_ffn_pdl{true};  // set_ffn_dependent_launch (twenty-first session)
+std::atomic<bool> g_ffn_pdl{false};  // set_ffn_dependent_launch (twenty-first session)
 std::atomic<bool> g_decode_deep{true};
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
 

@@ -313,10 +313,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   }
   __syncthreads();
   if constexpr (CL > 1) cluster_sync();  // the other CTA's barriers exist before any multicast or arrival
-  // Programmatic dependent launch (the gated FFN's down projection after its gate/up): a grid launched
-  // after this one may start now, and wait for it in its producer (below). Without the launch
-  // attribute both are no-ops (PTX griddepcontrol).
-  grid_launch_dependents();
 
   // The role through a shuffle (kConsumers is a multiple of 32: every lane holds lane 0's value), so
   // ptxas can tell the branch is warp-uniform, as CUTLASS's canonical_warp_group_idx does: with a
@@ -499,6 +495,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       if (released) key = ~uint64_t(0);  // a later item with the same key must refill the slot
       w = wn, wn = wnn, tw = tn;
     }
+    // Programmatic dependent launch (the gated FFN's down projection after its gate/up): once every
+    // CTA's producer has issued its last copy, a grid launched after this one may start, and it waits
+    // for this one in its producer (griddepcontrol.wait above). Without the launch attribute both are
+    // no-ops (PTX griddepcontrol). Not at the start: that (call 2 of the twenty-first session) slowed
+    // every FFN by 3-6 %.
+    grid_launch_dependents();
     next_stage(0, WorkItem{}, kDone, 1.0f, 0);
     if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
     finish_stage();

@@ -553,7 +553,7 @@ TEST(WsTrimTail, ResultsAsWithout) {
   });
 }
 
-// set_ffn_dependent_launch(true, the default) and (false): the gated FFN's down projection on a
+// set_ffn_dependent_launch(true) and (false, the default): the gated FFN's down projection on a
 // warp-specialised tile launches by PDL after gate/up and copies H only once that grid is done. Every
 // warp-specialised down tile (random inputs in bf16 and f16, the f = 48 down plan on the grouped maps),
 // each gate/up engine, and an FFN of Qwen3 proportions at q = 32 with 2048 rows, where gate/up's

@@ -138,9 +138,10 @@ enum class FfnGateEngine { mma_sync, ws64x64, ws64x128, wsl64x64 };
 void set_ffn_gate_engine(FfnGateEngine e);
 // gated_ffn launches its down projection, where that runs on a warp-specialised tile, by
 // programmatic dependent launch after the gate/up kernel: the second grid's launch and set-up
-// overlap the first's last CTAs, and its producer waits for the first grid (griddepcontrol.wait)
-// before it copies H. On by default (twenty-first session); results are the same either way.
-// Process-wide; the bench's QALG_FFN_PDL=0|1.
+// overlap the first's last CTAs (gate/up lets it start once each producer has issued its last copy),
+// and its producer waits for the first grid (griddepcontrol.wait) before it copies H. Off by default:
+// with the trigger at gate/up's start every FFN was 3-6 % slower (twenty-first session, call 2).
+// Results are the same either way. Process-wide; the bench's QALG_FFN_PDL=0|1.
 void set_ffn_dependent_launch(bool on);
 bool ffn_dependent_launch();
 // The whole gated FFN in one kernel (gpu/cuda/narrow_ffn.cuh): the complete-graph law for both
