@@ -11,6 +11,7 @@
 #   gate    the ffn suite under each of GATES (QALG_FFN_GATE; default ws64x64 wsl64x64)
 #   table   the table suite (bench_table.csv) and the peer's table1 pass
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
+#           and the square n = ABLATE_SQUARE_N (default 32768)
 #   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
 #           later steps run with the faster (QALG_FFN_PDL exported)
@@ -127,7 +128,7 @@ EOF3
       fi
       ;;
     ablate)
-      QALG_ABLATE_MODES=${ABLATE_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=32768 \
+      QALG_ABLATE_MODES=${ABLATE_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=${ABLATE_SQUARE_N:-32768} \
         timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/ablate.csv" >"$W/ablate.log" 2>&1
       echo "ablate rc $? ($((SECONDS - t00)) s)"; grep -E "^ablate" "$W/ablate.log" | cut -c1-150
       cp "$W/ablate.csv" "$O/"
