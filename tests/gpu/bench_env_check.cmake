@@ -13,6 +13,7 @@ set(cases
     "QALG_WS_TRIM=yes|QALG_WS_TRIM must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_NARROW_W=on|QALG_WS_NARROW_W must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_PDL=2|QALG_FFN_PDL must be 0 or 1 \\(got '2'\\)"
+    "QALG_WS_LEAN_ARRIVALS=x|QALG_WS_LEAN_ARRIVALS must be 0 or 1 \\(got 'x'\\)"
     "QALG_WS_ORDER=rows|QALG_WS_ORDER must be columns or types \\(got 'rows'\\)"
     "QALG_SQUARE_N=1000|QALG_SQUARE_N must be a positive multiple of 128 \\(got '1000'\\)"
     "QALG_SQUARE_N=abc|QALG_SQUARE_N must be a positive multiple of 128 \\(got 'abc'\\)"

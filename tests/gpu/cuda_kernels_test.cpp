@@ -576,6 +576,25 @@ TEST(FfnDependentLaunch, ResultsAsWithout) {
   });
 }
 
+// set_ws_lean_arrivals(true) and (false, the default): the stage barriers get one counted arrival
+// per consumer warp, and one from the producer's lane 0 where a step's copies are all TMA, instead of
+// one per thread. The same counts complete the same phases, so every warp-specialised tile on the
+// switch cases (x by TMA and by cp.async, partial tiles, the gated FFN) must match the reference as
+// without, and so must the trimmed steps of Qwen3-4B's widths and the resident tile. Written after
+// the twenty-first session's last device call: first run in the next session.
+TEST(WsLeanArrivals, ResultsAsWithout) {
+  uint64_t seed = 2300;
+  both_ways(ws_lean_arrivals, set_ws_lean_arrivals, [&](bool on) {
+    const std::string p = on ? "lean-arrivals" : "thread-arrivals";
+    ws_switch_cases(p, seed);
+    seed += 100;
+    each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
+      run_conformance({p + "/complete:4-s80-r304-" + tile_name(t), complete_table(4), same(4, 80), same(4, 304)},
+                      integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
+    });
+  });
+}
+
 // set_ws_narrow_w(true, the default) and (false): an item narrower than its tile copies only the W
 // boxes its columns reach, and the tile's other accumulator columns (from stale shared memory) must
 // never reach Y. Every warp-specialised tile on the switch cases (partial column tiles of 72, 48,
