@@ -576,16 +576,13 @@ TEST(FfnDependentLaunch, ResultsAsWithout) {
   });
 }
 
-// set_ws_lean_arrivals(true) and (false, the default): the stage barriers get one counted arrival
-// per consumer warp, and one from the producer's lane 0 where a step's copies are all TMA, instead of
-// one per thread. The same counts complete the same phases, so every warp-specialised tile on the
-// switch cases (x by TMA and by cp.async, partial tiles, the gated FFN) must match the reference as
-// without, and so must the trimmed steps of Qwen3-4B's widths and the resident tile. Written after
-// the twenty-first session's last device call: first run in the next session.
-TEST(WsLeanArrivals, ResultsAsWithout) {
-  uint64_t seed = 2300;
-  both_ways(ws_lean_arrivals, set_ws_lean_arrivals, [&](bool on) {
-    const std::string p = on ? "lean-arrivals" : "thread-arrivals";
+// A 0|1 switch's cases both ways (the switch cases, then every warp-specialised tile on Qwen3-4B's
+// widths s = 80, r = 304 at q = 4: last column tiles of 48, trimmed last steps), prefixed on_name /
+// off_name: for switches that change only how the kernels move data.
+void switch_and_s80_cases(bool (*get)(), void (*set)(bool), const std::string& on_name, const std::string& off_name,
+                          uint64_t seed) {
+  both_ways(get, set, [&](bool on) {
+    const std::string p = on ? on_name : off_name;
     ws_switch_cases(p, seed);
     seed += 100;
     each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
@@ -595,22 +592,23 @@ TEST(WsLeanArrivals, ResultsAsWithout) {
   });
 }
 
+// set_ws_lean_arrivals(true) and (false, the default): the stage barriers get one counted arrival
+// per consumer warp, and one from the producer's lane 0 where a step's copies are all TMA, instead of
+// one per thread. The same counts complete the same phases, so every warp-specialised tile on the
+// switch cases (x by TMA and by cp.async, partial tiles, the gated FFN) must match the reference as
+// without, and so must the trimmed steps of Qwen3-4B's widths and the resident tile. Written after
+// the twenty-first session's last device call: first run in the next session.
+TEST(WsLeanArrivals, ResultsAsWithout) {
+  switch_and_s80_cases(ws_lean_arrivals, set_ws_lean_arrivals, "lean-arrivals", "thread-arrivals", 2300);
+}
+
 // set_ws_narrow_w(true, the default) and (false): an item narrower than its tile copies only the W
 // boxes its columns reach, and the tile's other accumulator columns (from stale shared memory) must
 // never reach Y. Every warp-specialised tile on the switch cases (partial column tiles of 72, 48,
 // 136 and 200 columns, the gated FFN with 48-wide groups) and on Qwen3-4B's widths (s = 80,
 // r = 304: last tiles of 48 columns, trimmed last steps). First passed in the twenty-first session.
 TEST(WsNarrowW, ResultsAsWithout) {
-  uint64_t seed = 1900;
-  both_ways(ws_narrow_w, set_ws_narrow_w, [&](bool on) {
-    const std::string p = on ? "narrow-w" : "whole-w";
-    ws_switch_cases(p, seed);
-    seed += 100;
-    each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
-      run_conformance({p + "/complete:4-s80-r304-" + tile_name(t), complete_table(4), same(4, 80), same(4, 304)},
-                      integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);
-    });
-  });
+  switch_and_s80_cases(ws_narrow_w, set_ws_narrow_w, "narrow-w", "whole-w", 1900);
 }
 
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
