@@ -358,6 +358,7 @@ inline void Bench::square(int n, int b) {
   const size_t best = calibrate(variants);
   remember_forward(n, n, q, n, picks[best]);  // block_product below looks its tiles and order up
   gpu::use_forward_calibration(calib_);
+  gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default (the variants set theirs)
   const Call alg = [&](cudaStream_t s) { gpu::block_product(batch, A.m(), B.m(), C.m(), s); };
   ok(cudaMemset(C.p, 0xff, uint64_t(n) * n * 2), "poison");
   alg(s_);
