@@ -388,16 +388,19 @@ namespace {
 // The calibration file of issue 7: rows round-trip, lookups match exactly, bad rows name file:line.
 TEST(Calibration, ReadLookupAndErrors) {
   const std::string path = ::testing::TempDir() + "/qalg_calibration.csv";
-  {
-    std::ofstream f(path);
-    f << "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
-      << "2048,768,16,512,diagonal-first,64,128,4\n"
-      << "4096,12288,32,512,endpoint-fused,128,128,8,wgmma\n"
-      << "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n"
-      << "4096,4096,32,4096,endpoint-fused,128,128,8,wgmma_many_rows\n"
-      << "4096,4096,32,8192,endpoint-fused,64,192,4,wgmma_many_lean\n";
-  }
-  auto entries = read_forward_calibration(path);
+  // The file with these rows, read; and the message reading it throws.
+  auto read_rows = [&](const std::string& rows) {
+    std::ofstream(path) << rows;
+    return read_forward_calibration(path);
+  };
+  auto error_reading = [&](const std::string& rows) { return error_of([&] { read_rows(rows); }); };
+  auto entries = read_rows(
+      "K,N,q,M,schedule,bm,bn,warps\n4096,12288,32,2048,endpoint-fused,64,192,8\n"
+      "2048,768,16,512,diagonal-first,64,128,4\n"
+      "4096,12288,32,512,endpoint-fused,128,128,8,wgmma\n"
+      "2048,6144,32,2048,endpoint-fused,64,128,4,wgmma_many\n"
+      "4096,4096,32,4096,endpoint-fused,128,128,8,wgmma_many_rows\n"
+      "4096,4096,32,8192,endpoint-fused,64,192,4,wgmma_many_lean\n");
   ASSERT_EQ(entries.size(), 6u);
   EXPECT_EQ(tile_name(entries[5].tiles), "wl64x192");  // compiled for wl only (wm64x192 is refused below)
   EXPECT_EQ(tile_name(entries[4].tiles), "wmr128x128");
@@ -413,63 +416,39 @@ TEST(Calibration, ReadLookupAndErrors) {
   EXPECT_EQ(e->tiles.warps, 8u);
   EXPECT_FALSE(find_calibration(4096, 12288, 32, 2047).has_value());
   use_forward_calibration({});
-  {
-    std::ofstream f(path);
-    f << "K,N,q,M,schedule,bm,bn,warps\n1,2,3,4,endpoint-fused,64,96,4\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find("qalg_calibration.csv:2: set_forward_tiles: tile 64x96"),
+  EXPECT_NE(error_reading("K,N,q,M,schedule,bm,bn,warps\n1,2,3,4,endpoint-fused,64,96,4\n")
+                .find("qalg_calibration.csv:2: set_forward_tiles: tile 64x96"),
             std::string::npos);
-  {
-    std::ofstream f(path);
-    f << "1,2,3,4,sideways,64,128,4\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: schedule must be"), std::string::npos);
-  {
-    std::ofstream f(path);  // a many-CTA tile that is not compiled is named
-    f << "1,2,3,4,endpoint-fused,64,192,4,wgmma_many\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: many-CTA tile wm64x192"),
+  EXPECT_NE(error_reading("1,2,3,4,sideways,64,128,4\n").find(":1: schedule must be"), std::string::npos);
+  // a many-CTA tile that is not compiled is named
+  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,192,4,wgmma_many\n")
+                .find(":1: set_forward_tiles: many-CTA tile wm64x192"),
             std::string::npos);
-  {
-    std::ofstream f(path);  // a wgmma tile dropped from the build (sixth session) is refused by name
-    f << "1,2,3,4,endpoint-fused,128,256,8,wgmma\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: wgmma tile wg128x256 is not compiled"),
+  // a wgmma tile dropped from the build (sixth session) is refused by name
+  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,128,256,8,wgmma\n")
+                .find(":1: set_forward_tiles: wgmma tile wg128x256 is not compiled"),
             std::string::npos);
-  {
-    std::ofstream f(path);  // the paired tiles (eighteenth session) by their engine name; 64x192 is not one
-    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_pair\n";
-  }
-  const auto paired = read_forward_calibration(path);
+  // the paired tiles (eighteenth session) by their engine name; 64x192 is not one
+  const auto paired = read_rows("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_pair\n");
   ASSERT_EQ(paired.size(), 1u);
   EXPECT_EQ(tile_name(paired[0].tiles), "wsp64x128");
-  {
-    std::ofstream f(path);
-    f << "1,2,3,4,endpoint-fused,64,192,5,wgmma_ws_pair\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: set_forward_tiles: warp-specialised tile wsp64x192 is not compiled"),
+  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,192,5,wgmma_ws_pair\n")
+                .find(":1: set_forward_tiles: warp-specialised tile wsp64x192 is not compiled"),
             std::string::npos);
-  {
-    std::ofstream f(path);  // the item order (twenty-first session): a tenth field, columns or types
-    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types\n5,6,7,8,endpoint-fused,64,128,5,wgmma_ws,columns\n"
-      << "9,10,11,12,endpoint-fused,64,128,5,wgmma_ws\n";
-  }
-  const auto ordered = read_forward_calibration(path);
+  // the item order (twenty-first session): a tenth field, columns or types
+  const auto ordered = read_rows(
+      "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types\n5,6,7,8,endpoint-fused,64,128,5,wgmma_ws,columns\n"
+      "9,10,11,12,endpoint-fused,64,128,5,wgmma_ws\n");
   ASSERT_EQ(ordered.size(), 3u);
   EXPECT_EQ(ordered[0].order, WsItemOrder::types);
   EXPECT_EQ(ordered[1].order, WsItemOrder::columns);
   EXPECT_FALSE(ordered[2].order.has_value());  // nine fields: the process-wide order
-  {
-    std::ofstream f(path);
-    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,sideways\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: order must be columns or types, got 'sideways'"),
+  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,sideways\n")
+                .find(":1: order must be columns or types, got 'sideways'"),
             std::string::npos);
-  {
-    std::ofstream f(path);
-    f << "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,types,extra\n";
-  }
-  EXPECT_NE(error_of([&] { read_forward_calibration(path); }).find(":1: expected 8 to 10 fields"), std::string::npos);
+  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,types,extra\n")
+                .find(":1: expected 8 to 10 fields"),
+            std::string::npos);
 }
 
 // The narrow-group law tiles (narrow_law.cuh: nl64x128, 4 warps of 128 columns, and nl64x64, 8

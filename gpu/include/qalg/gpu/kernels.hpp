@@ -140,7 +140,8 @@ void set_ffn_gate_engine(FfnGateEngine e);
 // programmatic dependent launch after the gate/up kernel: the second grid's launch and set-up
 // overlap the first's last CTAs (gate/up lets it start once each producer has issued its last copy),
 // and its producer waits for the first grid (griddepcontrol.wait) before it copies H. Off by default:
-// with the trigger at gate/up's start every FFN was 3-6 % slower (twenty-first session, call 2).
+// with the trigger at gate/up's start the 1.7B, 4B and DS-V3 FFNs were 4-6 % slower, with it at the
+// producers' end all five together 1 % (twenty-first session, calls 2 and 3).
 // Results are the same either way. Process-wide; the bench's QALG_FFN_PDL=0|1.
 void set_ffn_dependent_launch(bool on);
 bool ffn_dependent_launch();
