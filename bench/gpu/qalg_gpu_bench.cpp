@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   // they trim the partly empty last steps of s % 64 != 0 terms; QALG_WS_NARROW_W=0|1: they copy only
   // the W boxes a narrow item reaches; QALG_FFN_PDL=0|1 (twenty-first): the gated FFN's down
   // projection by programmatic dependent launch; QALG_WS_LEAN_ARRIVALS=0|1: one counted arrival per
-  // warp on the stage barriers; QALG_WS_ORDER=columns|types:
+  // warp on the stage barriers; QALG_WS_EARLY_RELEASE=0|1 (twenty-second): a starved consumer frees
+  // its finished stage at once; QALG_WS_SPIN_WAIT=0|1: the stage waits poll test_wait; QALG_WS_ORDER=columns|types:
   // their item order; QALG_SQUARE_N: the square suite's n (a positive multiple of 128).
   auto flag = [](const char* name, void (*set)(bool)) {
     const char* v = std::getenv(name);
@@ -65,16 +66,26 @@ int main(int argc, char** argv) {
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) ||
-      !flag("QALG_WS_LEAN_ARRIVALS", qalg::gpu::set_ws_lean_arrivals))
+      !flag("QALG_WS_LEAN_ARRIVALS", qalg::gpu::set_ws_lean_arrivals) ||
+      !flag("QALG_WS_EARLY_RELEASE", qalg::gpu::set_ws_early_release) ||
+      !flag("QALG_WS_SPIN_WAIT", qalg::gpu::set_ws_spin_wait))
     return 2;
-  if (const char* v = std::getenv("QALG_WS_ORDER")) {
+  // An item order (columns|types) for set: the projections' (QALG_WS_ORDER) or gate/up's
+  // (QALG_FFN_GATE_ORDER, twenty-second session).
+  auto order = [](const char* name, void (*set)(qalg::gpu::WsItemOrder)) {
+    const char* v = std::getenv(name);
+    if (!v) return true;
     const std::string m = v;
     if (m != "columns" && m != "types") {
-      std::cerr << "qalg_gpu_bench: QALG_WS_ORDER must be columns or types (got '" << m << "')\n";
-      return 2;
+      std::cerr << "qalg_gpu_bench: " << name << " must be columns or types (got '" << m << "')\n";
+      return false;
     }
-    qalg::gpu::set_ws_item_order(m == "types" ? qalg::gpu::WsItemOrder::types : qalg::gpu::WsItemOrder::columns);
-  }
+    set(m == "types" ? qalg::gpu::WsItemOrder::types : qalg::gpu::WsItemOrder::columns);
+    return true;
+  };
+  if (!order("QALG_WS_ORDER", qalg::gpu::set_ws_item_order) ||
+      !order("QALG_FFN_GATE_ORDER", qalg::gpu::set_ffn_gate_item_order))
+    return 2;
   int square_n = 16384;
   if (const char* v = std::getenv("QALG_SQUARE_N")) {
     const std::string m = v;
@@ -143,6 +154,16 @@ int main(int argc, char** argv) {
                                    : e == "ws64x64"  ? qalg::gpu::FfnGateEngine::ws64x64
                                    : e == "wsl64x64" ? qalg::gpu::FfnGateEngine::wsl64x64
                                                      : qalg::gpu::FfnGateEngine::ws64x128);
+  }
+  // QALG_WS_EARLY_WAIT_NS=0…65535 (twenty-second session): how long a starved consumer waits before it
+  // frees its finished stage (with QALG_WS_EARLY_RELEASE=1).
+  if (const char* v = std::getenv("QALG_WS_EARLY_WAIT_NS")) {
+    const std::string m = v;
+    if (m.empty() || m.size() > 5 || m.find_first_not_of("0123456789") != std::string::npos || std::stoul(m) > 65535) {
+      std::cerr << "qalg_gpu_bench: QALG_WS_EARLY_WAIT_NS must be an integer in [0, 65535] (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_ws_early_release_wait(uint32_t(std::stoul(m)));
   }
   // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode
   // engines.
@@ -219,11 +240,22 @@ int main(int argc, char** argv) {
       b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
     }
     if (o.suite == "ablate") {  // where the warp-specialised tiles' time goes (bench_ablate.hpp)
+      // QALG_ABLATE_SHAPES=a,b,…: only the shapes whose names start with one of those (e.g. Qwen3-32B,
+      // square): one kernel for a profiler.
+      const char* pick = std::getenv("QALG_ABLATE_SHAPES");
+      auto keep = [&](const std::string& name) {
+        if (!pick) return true;
+        std::stringstream list(pick);
+        for (std::string p; std::getline(list, p, ',');)
+          if (!p.empty() && name.rfind(p, 0) == 0) return true;
+        return false;
+      };
       b.launch_probe();
-      b.ablate("square n=" + std::to_string(square_n), square_n, square_n, square_n, square_n / 128, true);
+      const std::string square = "square n=" + std::to_string(square_n);
+      if (keep(square)) b.ablate(square, square_n, square_n, square_n, square_n / 128, true);
       if (!std::getenv("QALG_ABLATE_SQUARE_ONLY"))
         for (const auto& [name, D, F, M, q] : kProjectionTable)
-          if (M == 2048) b.ablate(name, D, F, M, q, false);
+          if (M == 2048 && keep(name)) b.ablate(name, D, F, M, q, false);
     }
     if (o.suite == "square") b.square(square_n, 128);  // one square product (QALG_SQUARE_N, b = 128): for profilers
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks

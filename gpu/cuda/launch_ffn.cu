@@ -32,6 +32,7 @@ std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_ffn_pdl{false};  // set_ffn_dependent_launch (twenty-first session)
 std::atomic<bool> g_decode_deep{true};
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
+std::atomic<bool> g_ffn_gate_types{false};  // set_ffn_gate_item_order (twenty-second session)
 
 // after_prior: launched with programmatic dependent launch (PDL) on the kernel before it in the
 // stream (the FFN decode's down projection after gate/up): it starts while that kernel runs, issues
@@ -250,6 +251,9 @@ void check_type(const char* call, const DevicePlan& p, uint32_t type) {
 }  // namespace
 
 void set_ffn_gate_engine(FfnGateEngine e) { g_ffn_gate = e; }
+FfnGateEngine ffn_gate_engine() { return g_ffn_gate.load(); }
+void set_ffn_gate_item_order(WsItemOrder o) { g_ffn_gate_types = o == WsItemOrder::types; }
+WsItemOrder ffn_gate_item_order() { return g_ffn_gate_types ? WsItemOrder::types : WsItemOrder::columns; }
 void set_ffn_dependent_launch(bool on) { g_ffn_pdl = on; }
 bool ffn_dependent_launch() { return g_ffn_pdl.load(); }
 
@@ -356,7 +360,7 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
           return launch_tc<T, kForward, 64, 32, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 32), a, stream);
         if (engine != FfnGateEngine::mma_sync &&
             launch_gated_ws(up, a, engine == FfnGateEngine::ws64x128 ? 128 : 64, engine == FfnGateEngine::wsl64x64,
-                            X.dtype, stream))
+                            g_ffn_gate_types, X.dtype, stream))
           return;
         return launch_tc<T, kForward, 64, 64, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 64), a, stream);
       }

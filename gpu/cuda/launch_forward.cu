@@ -26,7 +26,10 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
-std::atomic<bool> g_ws_lean_arrivals{false};     // wgs_gemm.cuh kLeanArrivals (session 21, not yet run)
+std::atomic<bool> g_ws_lean_arrivals{false};     // wgs_gemm.cuh kLeanArrivals (session 21; no gain in session 22)
+std::atomic<bool> g_ws_early_release{false};     // wgs_gemm.cuh kEarlyRelease (session 22)
+std::atomic<uint32_t> g_ws_early_wait_ns{0};     // and how long a consumer waits first
+std::atomic<bool> g_ws_spin_wait{false};         // wgs_gemm.cuh kSpinWait (session 22)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -121,6 +124,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
                         (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) | (g_ws_lean_arrivals ? kLeanArrivals : 0u) |
+                        (g_ws_early_release ? kEarlyRelease | g_ws_early_wait_ns << kEarlyWaitShift : 0u) |
+                        (g_ws_spin_wait ? kSpinWait : 0u) |
                         ablation_copy_flags();
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
@@ -347,7 +352,8 @@ namespace detail {
 // (64: 3 stages of 24 KB, 3 CTAs per SM, or lean: 2 stages, 4 CTAs per SM; 128: 2 stages of 40 KB,
 // 2 CTAs per SM). a: X, gate (B0), up (B1), H (C). False where no such tile is compiled (the caller
 // keeps the mma.sync kernel).
-bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, DType dt, cudaStream_t s) {
+bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, bool types_outer, DType dt,
+                     cudaStream_t s) {
   const DevicePlan& p = b.plan();
   uint32_t sw = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
   for (uint32_t w : p.plan().input_widths) sw = w == sw ? sw : 0;  // the common input width (0: none)
@@ -355,18 +361,19 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, D
   for (uint32_t w : p.plan().output_widths) rw = w == rw ? rw : 0;  // and output width
   auto& impl = b.impl();
   const uint64_t M = b.rows(), K = p.K(), N = p.N();
+  const ListKind kind = types_outer ? ListKind::forward_by_types : ListKind::forward;
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
     if (bn == 64 && lean)
-      return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(impl.list(b, ListKind::forward, 64, 64), a, M, K, N, impl.formula,
+      return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(impl.list(b, kind, 64, 64), a, M, K, N, impl.formula,
                                                      sw, rw, s),
              true;
     if (bn == 64)
-      return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(impl.list(b, ListKind::forward, 64, 64), a, M, K, N, impl.formula,
+      return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(impl.list(b, kind, 64, 64), a, M, K, N, impl.formula,
                                                      sw, rw, s),
              true;
     if (bn == 128)
-      return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(impl.list(b, ListKind::forward, 64, 128), a, M, K, N,
+      return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(impl.list(b, kind, 64, 128), a, M, K, N,
                                                       impl.formula, sw, rw, s),
              true;
     return false;
@@ -496,6 +503,16 @@ void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
 bool ws_narrow_w() { return g_ws_narrow_w.load(); }
 void set_ws_lean_arrivals(bool on) { g_ws_lean_arrivals = on; }
 bool ws_lean_arrivals() { return g_ws_lean_arrivals.load(); }
+void set_ws_early_release(bool on) { g_ws_early_release = on; }
+bool ws_early_release() { return g_ws_early_release.load(); }
+void set_ws_early_release_wait(uint32_t ns) {
+  if (ns > 0xffffu)
+    throw std::invalid_argument("set_ws_early_release_wait: at most 65535 ns, got " + std::to_string(ns));
+  g_ws_early_wait_ns = ns;
+}
+uint32_t ws_early_release_wait() { return g_ws_early_wait_ns.load(); }
+void set_ws_spin_wait(bool on) { g_ws_spin_wait = on; }
+bool ws_spin_wait() { return g_ws_spin_wait.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
     throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +

@@ -482,6 +482,27 @@ TEST(WsItemOrder, CalibratedOrderMatchesTheReference) {
   set_ws_item_order(WsItemOrder::columns);
 }
 
+// set_ffn_gate_item_order(types): the gated FFN's gate/up walks its items type outer. Each gate/up
+// engine on partial column tiles (f = 48, 192 at q = 4) and on the trimmed widths s = 80, 224 at
+// q = 32 with 2048 cyclic rows; the process-wide projection order stays columns, so only gate/up moves.
+TEST(WsItemOrder, GateUpTypesOuterMatchesTheReference) {
+  uint64_t seed = 2200;
+  set_ffn_gate_item_order(WsItemOrder::types);
+  EXPECT_EQ(ffn_gate_item_order(), WsItemOrder::types);
+  EXPECT_EQ(ws_item_order(), WsItemOrder::columns);
+  for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
+    set_ffn_gate_engine(e);
+    for (uint32_t f : {192u, 48u})
+      run_conformance({"gate-types/ffn-f" + std::to_string(f), complete_table(4), same(4, 128), same(4, f)}, DType::bf16,
+                      false, 512, seed++, kFfn);
+    for (uint32_t s : {80u, 224u})
+      run_conformance({"gate-types/ffn-s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)},
+                      DType::bf16, false, 2048, seed++, kFfn);
+  }
+  set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process defaults
+  set_ffn_gate_item_order(WsItemOrder::columns);
+}
+
 // Every warp-specialised tile (the square exactly on integers; partial column tiles and 100 rows per
 // type at random) and a gated FFN on both gate/up tiles, under the switch the caller has set: the
 // switch changes only how the kernels move data, so the results must be the reference's as without.
@@ -600,6 +621,32 @@ void switch_and_s80_cases(bool (*get)(), void (*set)(bool), const std::string& o
 // the twenty-first session's last device call: first run in the next session.
 TEST(WsLeanArrivals, ResultsAsWithout) {
   switch_and_s80_cases(ws_lean_arrivals, set_ws_lean_arrivals, "lean-arrivals", "thread-arrivals", 2300);
+}
+
+// set_ws_early_release(true) and (false, the default): a consumer warp whose next stage has not landed
+// frees its finished stage (and settles a TMA store) before waiting. Each thread still arrives once
+// per stage, so every warp-specialised tile on the switch cases and on Qwen3-4B's widths must match
+// the reference as without (the resident tile's slot and the pairs' remote arrivals included); so
+// must the switch cases when the warp first waits 400 ns (set_ws_early_release_wait), and a wait
+// past 65535 ns is refused.
+TEST(WsEarlyRelease, ResultsAsWithout) {
+  switch_and_s80_cases(ws_early_release, set_ws_early_release, "early-release", "late-release", 2400);
+  const bool on = ws_early_release();
+  const uint32_t wait = ws_early_release_wait();
+  set_ws_early_release(true);
+  set_ws_early_release_wait(400);
+  ws_switch_cases("early-release-400ns", 2500);
+  EXPECT_THROW(set_ws_early_release_wait(70000), std::invalid_argument);
+  EXPECT_EQ(ws_early_release_wait(), 400u);
+  set_ws_early_release_wait(wait);
+  set_ws_early_release(on);
+}
+
+// set_ws_spin_wait(true) and (false, the default): the stage waits poll instead of sleeping; only
+// the timing may change, so every warp-specialised tile on the switch cases and on Qwen3-4B's widths
+// must match the reference either way.
+TEST(WsSpinWait, ResultsAsWithout) {
+  switch_and_s80_cases(ws_spin_wait, set_ws_spin_wait, "spin-wait", "sleep-wait", 2600);
 }
 
 // set_ws_narrow_w(true, the default) and (false): an item narrower than its tile copies only the W

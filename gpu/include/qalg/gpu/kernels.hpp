@@ -136,6 +136,7 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 // kernel; process-wide, the bench's QALG_FFN_GATE compares them.
 enum class FfnGateEngine { mma_sync, ws64x64, ws64x128, wsl64x64 };
 void set_ffn_gate_engine(FfnGateEngine e);
+FfnGateEngine ffn_gate_engine();
 // gated_ffn launches its down projection, where that runs on a warp-specialised tile, by
 // programmatic dependent launch after the gate/up kernel: the second grid's launch and set-up
 // overlap the first's last CTAs (gate/up lets it start once each producer has issued its last copy),
@@ -257,11 +258,26 @@ void set_ws_narrow_w(bool on);
 bool ws_narrow_w();
 // The warp-specialised tiles hand their stages over with one counted mbarrier arrival per warp
 // (and, where a step's copies are all TMA, one from the producer's lane 0) instead of one per thread
-// (wgs_gemm.cuh kLeanArrivals). Off by default: written after the twenty-first session's last device
-// call and not yet timed; results are the same either way. Process-wide; the bench's
-// QALG_WS_LEAN_ARRIVALS=0|1.
+// (wgs_gemm.cuh kLeanArrivals). Off by default: timed in the twenty-second session's first call, no
+// projection faster beyond the spread and the skeleton (copies, wgmma, stores left out) 1-11 %
+// slower. Results are the same either way. Process-wide; the bench's QALG_WS_LEAN_ARRIVALS=0|1.
 void set_ws_lean_arrivals(bool on);
 bool ws_lean_arrivals();
+// A consumer warp of the warp-specialised tiles whose next stage has not landed frees the stage it
+// has finished at once (waiting for its wgmma first) instead of after issuing the next stage's
+// wgmma (wgs_gemm.cuh kEarlyRelease): the producer can refill it while the consumers starve.
+// Results are the same either way. Process-wide; the bench's QALG_WS_EARLY_RELEASE=0|1.
+void set_ws_early_release(bool on);
+bool ws_early_release();
+// How long (ns, 0 … 65535; 0 by default) such a warp first waits for its next stage before it frees
+// the finished one; above 65535 std::invalid_argument. The bench's QALG_WS_EARLY_WAIT_NS.
+void set_ws_early_release_wait(uint32_t ns);
+uint32_t ws_early_release_wait();
+// The warp-specialised tiles' stage waits (producer for `empty`, consumers for `full`) poll
+// mbarrier.test_wait instead of sleeping in try_wait (wgs_gemm.cuh kSpinWait). Off by default;
+// results are the same either way. Process-wide; the bench's QALG_WS_SPIN_WAIT=0|1.
+void set_ws_spin_wait(bool on);
+bool ws_spin_wait();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
@@ -272,6 +288,12 @@ void set_ws_ablation(uint32_t mask);
 uint32_t ws_ablation();
 void set_ws_item_order(WsItemOrder o);
 WsItemOrder ws_item_order();
+// The item order of the gated FFN's gate/up on its warp-specialised kernel (columns by default).
+// Its own setting, not the projections' set_ws_item_order or calibration: a gate/up step carries two
+// W tiles against one x tile, so what an order shares between CTAs running together weighs
+// differently. Results are the same either way. Process-wide; the bench's QALG_FFN_GATE_ORDER.
+void set_ffn_gate_item_order(WsItemOrder o);
+WsItemOrder ffn_gate_item_order();
 // (group, piece) units per CTA: 1..4096, or 0 (the default) = automatic: enough for about two
 // CTAs per SM, rounded up to even, at most 16 (M = 2048 at q = 32 gets 4-8). Above 4096:
 // std::invalid_argument.
