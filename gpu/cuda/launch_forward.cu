@@ -30,6 +30,7 @@ std::atomic<bool> g_ws_lean_arrivals{false};     // wgs_gemm.cuh kLeanArrivals (
 std::atomic<bool> g_ws_early_release{false};     // wgs_gemm.cuh kEarlyRelease (session 22)
 std::atomic<uint32_t> g_ws_early_wait_ns{0};     // and how long a consumer waits first
 std::atomic<bool> g_ws_spin_wait{false};         // wgs_gemm.cuh kSpinWait (session 22)
+std::atomic<bool> g_ws_law_grid{false};          // wgs_gemm.cuh items from LawGrid (session 22)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -292,6 +293,14 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
+        // set_ws_law_grid: the streaming tiles (not the resident slot, not the pairs, whose lists carry
+        // what those need) take their items from the law's closed form, in the same two orders.
+        const bool ws_law = g_ws_law_grid && (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_lean) &&
+                            law_applies(b, t.bm, t.bn, types_outer, la, law_list);
+        if (ws_law) {
+          if (launch_fused_ws<T>(b.plan(), law_list, la, t, b.rows(), impl.formula, s)) return;
+          throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
+        }
         const WorkList& order = types_outer ? impl.list(b, ListKind::forward_by_types, t.bm, t.bn) : wl;
         if (launch_fused_ws<T>(b.plan(), order, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
@@ -362,21 +371,18 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, b
   auto& impl = b.impl();
   const uint64_t M = b.rows(), K = p.K(), N = p.N();
   const ListKind kind = types_outer ? ListKind::forward_by_types : ListKind::forward;
+  if (bn != 64 && bn != 128) return false;
+  // set_ws_law_grid: items and terms from the law's closed form where it applies
+  WorkList law_list;
+  GemmArgs la = a;
+  const bool law = g_ws_law_grid && law_applies(b, 64, bn, types_outer, la, law_list);
+  const WorkList& wl = law ? law_list : impl.list(b, kind, 64, bn);
+  if (law) a = la;
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
-    if (bn == 64 && lean)
-      return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(impl.list(b, kind, 64, 64), a, M, K, N, impl.formula,
-                                                     sw, rw, s),
-             true;
-    if (bn == 64)
-      return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(impl.list(b, kind, 64, 64), a, M, K, N, impl.formula,
-                                                     sw, rw, s),
-             true;
-    if (bn == 128)
-      return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(impl.list(b, kind, 64, 128), a, M, K, N,
-                                                      impl.formula, sw, rw, s),
-             true;
-    return false;
+    if (bn == 64 && lean) return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
+    if (bn == 64) return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
+    return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
   };
   if (dt == DType::bf16) return go(__nv_bfloat16{});
   if (dt == DType::f16) return go(__half{});
@@ -513,6 +519,8 @@ void set_ws_early_release_wait(uint32_t ns) {
 uint32_t ws_early_release_wait() { return g_ws_early_wait_ns.load(); }
 void set_ws_spin_wait(bool on) { g_ws_spin_wait = on; }
 bool ws_spin_wait() { return g_ws_spin_wait.load(); }
+void set_ws_law_grid(bool on) { g_ws_law_grid = on; }
+bool ws_law_grid() { return g_ws_law_grid.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
     throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +

@@ -383,17 +383,24 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // terms → their lengths as a chain of dependent L2 round trips before each item's first copy.
     // Now item n + 2 is loaded while item n is issued, and lane l holds term l of items n and n + 1
     // (read by shuffles; items with more than 32 terms load theirs).
-    auto lane_term = [&](const WorkItem& x) { return lane < x.term_count ? g.terms[x.term_begin + lane] : Term{}; };
+    // g.law.q != 0 (kLawGrid: the complete-graph law, RES = 0, one CTA per cluster): items and terms
+    // in closed form from the index (work_list.hpp LawGrid), no metadata loads at all. Why: where a
+    // CTA takes one or two items (the Qwen3-30B expert: 512 items for 528 resident CTAs), the item
+    // and then its terms were two dependent global loads before the first copy.
+    auto item_at = [&](uint32_t idx) { return g.law.q ? law_item(g.law, idx, BM, BN) : g.items[idx]; };
+    auto lane_term = [&](const WorkItem& x) {
+      return lane < x.term_count ? (g.law.q ? law_term(g.law, x, lane) : g.terms[x.term_begin + lane]) : Term{};
+    };
     // x (H, the gate/up's output) may come from the grid this one depends on: every copy after the
     // wait. The consumers need no wait: they store Y only from what these copies brought.
     grid_dependency_wait();
-    WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
-    WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
+    WorkItem w = first_item < end_item ? item_at(first_item) : WorkItem{};
+    WorkItem wn = first_item + stride < end_item ? item_at(first_item + stride) : WorkItem{};
     Term tw = lane_term(w);
 #pragma unroll 1
     for (uint32_t item = first_item; item < end_item; item += stride) {
       const bool has_next = item + stride < end_item;
-      const WorkItem wnn = item + 2 * stride < end_item ? g.items[item + 2 * stride] : WorkItem{};
+      const WorkItem wnn = item + 2 * stride < end_item ? item_at(item + 2 * stride) : WorkItem{};
       const Term tn = lane_term(wn);  // wn arrived during the previous item
       auto term = [&](uint32_t ti) -> Term {
         if (w.term_count > 32) return g.terms[w.term_begin + ti];

@@ -18,6 +18,7 @@ set(cases
     "QALG_WS_EARLY_WAIT_NS=70000|QALG_WS_EARLY_WAIT_NS must be an integer in \\[0, 65535\\] \\(got '70000'\\)"
     "QALG_WS_EARLY_WAIT_NS=-1|QALG_WS_EARLY_WAIT_NS must be an integer in \\[0, 65535\\] \\(got '-1'\\)"
     "QALG_WS_SPIN_WAIT=y|QALG_WS_SPIN_WAIT must be 0 or 1 \\(got 'y'\\)"
+    "QALG_WS_LAW_GRID=on|QALG_WS_LAW_GRID must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_GATE_ORDER=rows|QALG_FFN_GATE_ORDER must be columns or types \\(got 'rows'\\)"
     "QALG_WS_ORDER=rows|QALG_WS_ORDER must be columns or types \\(got 'rows'\\)"
     "QALG_SQUARE_N=1000|QALG_SQUARE_N must be a positive multiple of 128 \\(got '1000'\\)"

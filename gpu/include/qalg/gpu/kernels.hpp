@@ -355,6 +355,12 @@ bool row_formula_enabled();
 // process-wide, like set_row_formula (the bench's QALG_LAW_GRID=0 turns it off to compare).
 void set_law_grid(bool on);
 bool law_grid_enabled();
+// The same for the streaming warp-specialised tiles (ws, wsl; wgs_gemm.cuh): their producer computes
+// items and terms from the index instead of loading them from the list, in the list's orders
+// (columns; types: type and row tile outer). Off by default (twenty-second session, to time);
+// results are the same either way. Process-wide; the bench's QALG_WS_LAW_GRID=0|1.
+void set_ws_law_grid(bool on);
+bool ws_law_grid();
 
 // The warp-specialised forward (wgs_gemm.cuh) fences the generic proxy against the async proxy
 // only before steps whose x rows came by cp.async (twelfth session); on = before every step, as
