@@ -30,7 +30,7 @@ std::atomic<bool> g_ws_lean_arrivals{false};     // wgs_gemm.cuh kLeanArrivals (
 std::atomic<bool> g_ws_early_release{false};     // wgs_gemm.cuh kEarlyRelease (session 22)
 std::atomic<uint32_t> g_ws_early_wait_ns{0};     // and how long a consumer waits first
 std::atomic<bool> g_ws_spin_wait{false};         // wgs_gemm.cuh kSpinWait (session 22)
-std::atomic<bool> g_ws_law_grid{false};          // wgs_gemm.cuh items from LawGrid (session 22)
+std::atomic<bool> g_ws_law_grid{true};           // wgs_gemm.cuh items from LawGrid (session 22, call 6)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;

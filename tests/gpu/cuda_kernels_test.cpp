@@ -649,7 +649,7 @@ TEST(WsSpinWait, ResultsAsWithout) {
   switch_and_s80_cases(ws_spin_wait, set_ws_spin_wait, "spin-wait", "sleep-wait", 2600);
 }
 
-// set_ws_law_grid(true) and (false, the default): the streaming warp-specialised tiles (and gate/up)
+// set_ws_law_grid(true, the default) and (false): the streaming warp-specialised tiles (and gate/up)
 // take items and terms from the complete-graph law's closed form where the rows have one (cyclic
 // types with q | M, the square's interval types), else from the list. Every tile on the switch cases
 // and Qwen3-4B's widths, then the switch cases again with both item orders types outer (the law's
