@@ -15,8 +15,6 @@
 #   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
 #   gorder  (twenty-second session) the ffn suite under each of GATES (default ws64x64 wsl64x64 ws64x128) in
 #           both gate/up item orders (QALG_FFN_GATE_ORDER)
-#   early   (twenty-second session) QALG_WS_EARLY_RELEASE off, then on with each of EARLY_WAITS (ns):
-#           ablate tma-store on the M = 2048 projections and the square n = 4096, and the ffn suite
 #   ncu     (twenty-second session) Nsight Compute (full set, SASS stall samples) on one ablate kernel
 #           (NCU_SHAPE, NCU_VARIANT, NCU_MODE); the top stalled instructions by scripts/ncu_top_stalls.py
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
@@ -127,38 +125,6 @@ EOF3
         done
       done
       { head -1 "$W/ffn_go_$e-$o.csv"; cat "$W/ffn_go_all.csv"; } >"$O/ffn_gate_order.csv"
-      ;;
-    early)  # (twenty-second session) QALG_WS_EARLY_RELEASE off, then on with each of EARLY_WAITS (ns before a
-      # starved consumer frees its stage; default "0 300 1000 3000"): ablate tma-store (the M = 2048
-      # projections, the square n = 4096) and the ffn suite; a table of warm medians per setting
-      for e in off ${EARLY_WAITS:-0 300 1000 3000}; do
-        if [ "$e" = off ]; then set -- QALG_WS_EARLY_RELEASE=0; else set -- QALG_WS_EARLY_RELEASE=1 QALG_WS_EARLY_WAIT_NS=$e; fi
-        env "$@" QALG_ABLATE_MODES=tma-store QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 timeout $(( $(left) - 10 )) \
-          $BIN --tables .gpu-carry/tables --suite ablate --out "$W/early_$e.csv" >"$W/early_$e.log" 2>&1
-        env "$@" timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ffn --out "$W/ffn_early_$e.csv" \
-          >"$W/ffn_early_$e.log" 2>&1
-        echo "early $e rc $? ($((SECONDS - t00)) s)"
-        tail -n +2 "$W/early_$e.csv" | sed -E "s/^ablate,([a-z-]+),/ablate,\1@$e,/" >>"$W/early_all.csv"
-        tail -n +2 "$W/ffn_early_$e.csv" | sed -E "s/^([a-z]+),/\1@$e,/" >>"$W/early_all.csv"
-      done
-      { head -1 "$W/early_off.csv"; cat "$W/early_all.csv"; } >"$O/early_release.csv"
-      python3 - "$O/early_release.csv" <<'EOF4'
-import csv, sys
-t, keys, sets = {}, [], []
-for r in csv.DictReader(open(sys.argv[1])):
-    if r["suite"].startswith("ablate"):
-        e = r["kind"].split("@")[1]; k = (r["shape"], r["variant"])
-    elif r["suite"].startswith("table") and r["M"] == "2048":
-        e = r["suite"].split("@")[1]; k = (r["shape"], "ffn")
-    else:
-        continue
-    if k not in keys: keys.append(k)
-    if e not in sets: sets.append(e)
-    t[k, e] = float(r["alg_warm_us"])
-print("early".ljust(44) + "".join(f"{e:>9s}" for e in sets))
-for k in keys:
-    print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, e), float('nan')):9.1f}" for e in sets))
-EOF4
       ;;
     ncu)  # (twenty-second session) Nsight Compute, full set with SASS-level stall samples, on one ablate
       # kernel: NCU_SHAPE (default Qwen3-32B), NCU_VARIANT (fused-wsl64x128), NCU_MODE (tma-store)

@@ -50,8 +50,7 @@ int main(int argc, char** argv) {
   // the W boxes a narrow item reaches; QALG_FFN_PDL=0|1 (twenty-first): the gated FFN's down
   // projection by programmatic dependent launch; QALG_WS_LEAN_ARRIVALS=0|1: one counted arrival per
   // warp on the stage barriers; QALG_WS_EARLY_RELEASE=0|1 (twenty-second): a starved consumer frees
-  // its finished stage at once; QALG_WS_SPIN_WAIT=0|1: the stage waits poll test_wait;
-  // QALG_WS_LAW_GRID=0|1: their items from the law's closed form; QALG_WS_ORDER=columns|types:
+  // its finished stage at once; QALG_WS_LAW_GRID=0|1: their items from the law's closed form; QALG_WS_ORDER=columns|types:
   // their item order; QALG_SQUARE_N: the square suite's n (a positive multiple of 128).
   auto flag = [](const char* name, void (*set)(bool)) {
     const char* v = std::getenv(name);
@@ -69,7 +68,7 @@ int main(int argc, char** argv) {
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) ||
       !flag("QALG_WS_LEAN_ARRIVALS", qalg::gpu::set_ws_lean_arrivals) ||
       !flag("QALG_WS_EARLY_RELEASE", qalg::gpu::set_ws_early_release) ||
-      !flag("QALG_WS_SPIN_WAIT", qalg::gpu::set_ws_spin_wait) || !flag("QALG_WS_LAW_GRID", qalg::gpu::set_ws_law_grid))
+      !flag("QALG_WS_LAW_GRID", qalg::gpu::set_ws_law_grid))
     return 2;
   // An item order (columns|types) for set: the projections' (QALG_WS_ORDER) or gate/up's
   // (QALG_FFN_GATE_ORDER, twenty-second session).
@@ -155,16 +154,6 @@ int main(int argc, char** argv) {
                                    : e == "ws64x64"  ? qalg::gpu::FfnGateEngine::ws64x64
                                    : e == "wsl64x64" ? qalg::gpu::FfnGateEngine::wsl64x64
                                                      : qalg::gpu::FfnGateEngine::ws64x128);
-  }
-  // QALG_WS_EARLY_WAIT_NS=0…65535 (twenty-second session): how long a starved consumer waits before it
-  // frees its finished stage (with QALG_WS_EARLY_RELEASE=1).
-  if (const char* v = std::getenv("QALG_WS_EARLY_WAIT_NS")) {
-    const std::string m = v;
-    if (m.empty() || m.size() > 5 || m.find_first_not_of("0123456789") != std::string::npos || std::stoul(m) > 65535) {
-      std::cerr << "qalg_gpu_bench: QALG_WS_EARLY_WAIT_NS must be an integer in [0, 65535] (got '" << m << "')\n";
-      return 2;
-    }
-    qalg::gpu::set_ws_early_release_wait(uint32_t(std::stoul(m)));
   }
   // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode
   // engines.

@@ -29,34 +29,15 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t by
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   asm volatile(QALG_MBAR_SPIN("") ::"r"(smem_addr(bar)), "r"(parity) : "memory");
 }
-// Whether the phase of `parity` completes within about `ns` nanoseconds (one mbarrier.try_wait with
-// a suspend-time hint: the thread sleeps until the phase completes or the hint runs out; the hint is
-// a hint, so this may return false sooner). ns = 0: a test that never waits.
-__device__ __forceinline__ bool mbar_wait_for(uint64_t* bar, uint32_t parity, uint32_t ns) {
+// Whether the phase of `parity` has completed, without waiting (mbarrier.test_wait: never suspends).
+__device__ __forceinline__ bool mbar_test(uint64_t* bar, uint32_t parity) {
   uint32_t done;
-  if (ns == 0)
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
-        : "memory");
-  else
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity), "r"(ns)
-        : "memory");
-  return done != 0;
-}
-// The same wait as a busy poll of mbarrier.test_wait, which never suspends the thread (try_wait may
-// sleep up to a system-dependent time limit, and wake only some time after the phase completes).
-__device__ __forceinline__ void mbar_spin(uint64_t* bar, uint32_t parity) {
   asm volatile(
-      "{\n.reg .pred p;\nSPIN_%=:\n"
-      "mbarrier.test_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-      "@!p bra SPIN_%=;\n}\n" ::"r"(smem_addr(bar)),
-      "r"(parity)
+      "{\n.reg .pred p;\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
       : "memory");
+  return done != 0;
 }
 // Makes this thread's mbarrier.init visible to the other threads and to the copy engine (the
 // async proxy) before any of them arrives or completes a transaction on it (then __syncthreads).

@@ -190,16 +190,8 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kLeanArrivals = 1024, kEarlyRelease = 2048, kSpinWait = 4096
+  kLeanArrivals = 1024, kEarlyRelease = 2048
 };
-// kSpinWait (twenty-second session, to compare): the producer's waits for `empty` and the consumers'
-// for `full` poll mbarrier.test_wait instead of sleeping in try_wait. Why: in call 4 of the session a
-// consumer that first slept in try_wait with a 250-4000 ns hint before freeing its stage was slower
-// on every projection than one that only tested (no sleep), which points at the wake-up after a
-// sleeping wait; the skeleton (ablate sync-only) hands a stage over in ~450 ns.
-// Bits kEarlyWaitShift … 31 of `copy`: with kEarlyRelease, how long (ns) a consumer waits for its
-// next stage before it frees the finished one (0: it frees it as soon as the next is not there).
-constexpr uint32_t kEarlyWaitShift = 16;
 // kNarrowW (twentieth session; on by default since the twenty-first session's first call: Qwen3-4B
 // 44.8 -> 43.7 µs, the Qwen3-30B expert's wider tiles 12.9 -> 12.1): an item narrower than BN (a
 // group's last column tile, e.g. 48 of 128 at Qwen3-4B's r = 304, 32 at Qwen3-32B's r = 800) loads
@@ -226,11 +218,13 @@ constexpr uint32_t kEarlyWaitShift = 16;
 // after stage s + 1 has landed, so while s + 1 is late the producer cannot start refilling s, and
 // with 3 stages only one copy per CTA is in flight. Where the next stage is there, nothing changes.
 // The test is per warp (lane 0's, broadcast): wgmma.wait_group is warp-aligned, and each thread still
-// arrives exactly once per stage. It may wait a while first (bits kEarlyWaitShift…): the drain
-// (wgmma.wait_group 0) costs the overlap of this wgmma with the next one's issue, worth it only when
-// the next stage is late by more than that. Call 3 of the session, freeing at once: Qwen3-32B
-// wsl64x128 149.8 -> 142.7 µs and the 2-stage wsl64x192 tiles 7-15 % faster, but the other
-// projections 2-5 % and the gated FFNs 2-7 % slower.
+// arrives exactly once per stage. Measured (calls 3 and 4 of the session): Qwen3-32B wsl64x128
+// 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 tiles 7-15 % faster, but the other
+// projections 2-5 % and the gated FFNs 2-7 % slower: off. (Waiting 250-4000 ns for the stage first,
+// try_wait with a suspend-time hint, was slower still; polling test_wait instead of sleeping in
+// try_wait for every stage wait moved nothing beyond the spread. Both removed: with them compiled
+// in, if never taken, every warp-specialised row of calls 4-8 was 5-17 % slower while the decode,
+// narrow-law and dense kernels were not; see results/gpu/README.md, twenty-second session.)
 // (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
 // twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against
 // 10.0 µs; removed.)
@@ -320,7 +314,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
   const bool no_load = copy & kAblateNoLoad;
   const bool lean_arrivals = copy & kLeanArrivals;
-  const bool early_release = copy & kEarlyRelease, spin_wait = copy & kSpinWait;
+  const bool early_release = copy & kEarlyRelease;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -359,7 +353,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     int64_t aoff[BM / 4];         // this lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
       if (CL > 1 && (copy & kPairClusterScope)) mbar_wait_cluster(&empty[stage], phase ^ 1);
-      else if (spin_wait) mbar_spin(&empty[stage], phase ^ 1);
       else mbar_wait(&empty[stage], phase ^ 1);
       if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
       return stage;
@@ -599,13 +592,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll 1
   while (true) {
     if (early_release && (have_prev || store_stage >= 0) &&
-        !__shfl_sync(0xffffffffu, mbar_wait_for(&full[stage], phase, copy >> kEarlyWaitShift), 0)) {  // starved
+        !__shfl_sync(0xffffffffu, mbar_test(&full[stage], phase), 0)) {  // kEarlyRelease: starved
       wgmma_wait<0>();
       settle_store();
       if (have_prev) release(prev), have_prev = false;
     }
-    if (spin_wait) mbar_spin(&full[stage], phase);
-    else mbar_wait(&full[stage], phase);
+    mbar_wait(&full[stage], phase);
     const StageHeader h = header[stage];
     // No wgmma is in flight here (the item's last step waited), but ptxas cannot prove it on this
     // exit path and otherwise injects "warpgroup.wait 0" at the loop head, i.e. before EVERY step

@@ -266,18 +266,11 @@ bool ws_lean_arrivals();
 // A consumer warp of the warp-specialised tiles whose next stage has not landed frees the stage it
 // has finished at once (waiting for its wgmma first) instead of after issuing the next stage's
 // wgmma (wgs_gemm.cuh kEarlyRelease): the producer can refill it while the consumers starve.
-// Results are the same either way. Process-wide; the bench's QALG_WS_EARLY_RELEASE=0|1.
+// Off by default (twenty-second session: Qwen3-32B 2-5 % faster, the other projections and the
+// gated FFNs 2-7 % slower). Results are the same either way. Process-wide; the bench's
+// QALG_WS_EARLY_RELEASE=0|1.
 void set_ws_early_release(bool on);
 bool ws_early_release();
-// How long (ns, 0 … 65535; 0 by default) such a warp first waits for its next stage before it frees
-// the finished one; above 65535 std::invalid_argument. The bench's QALG_WS_EARLY_WAIT_NS.
-void set_ws_early_release_wait(uint32_t ns);
-uint32_t ws_early_release_wait();
-// The warp-specialised tiles' stage waits (producer for `empty`, consumers for `full`) poll
-// mbarrier.test_wait instead of sleeping in try_wait (wgs_gemm.cuh kSpinWait). Off by default;
-// results are the same either way. Process-wide; the bench's QALG_WS_SPIN_WAIT=0|1.
-void set_ws_spin_wait(bool on);
-bool ws_spin_wait();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
