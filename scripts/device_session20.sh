@@ -15,6 +15,8 @@
 #   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
 #   gorder  (twenty-second session) the ffn suite under each of GATES (default ws64x64 wsl64x64 ws64x128) in
 #           both gate/up item orders (QALG_FFN_GATE_ORDER)
+#   ab      (twenty-second session) HEAD against .gpu-carry/ref (AB_REF=<commit> bash
+#           scripts/prepare_device_carry.sh): ffn suite and ablate tma-store, both builds, twice
 #   ncu     (twenty-second session) Nsight Compute (full set, SASS stall samples) on one ablate kernel
 #           (NCU_SHAPE, NCU_VARIANT, NCU_MODE); the top stalled instructions by scripts/ncu_top_stalls.py
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
@@ -125,6 +127,44 @@ EOF3
         done
       done
       { head -1 "$W/ffn_go_$e-$o.csv"; cat "$W/ffn_go_all.csv"; } >"$O/ffn_gate_order.csv"
+      ;;
+    ab)  # (twenty-second session) HEAD against the reference tree in .gpu-carry/ref (AB_REF of
+      # prepare_device_carry.sh), built here into build-ref: the ffn suite and ablate tma-store
+      # (variants V, the M = 2048 projections and the square n = 4096), ref then HEAD, twice
+      [ -d .gpu-carry/ref/gpu ] || { echo "ab: no .gpu-carry/ref"; continue; }
+      cmake -S .gpu-carry/ref/gpu -B build-ref -G Ninja -DCMAKE_BUILD_TYPE=Release >"$W/ab_cmake.log" 2>&1 &&
+        cmake --build build-ref -j"$(nproc)" --target qalg_gpu_bench >"$W/ab_build.log" 2>&1 ||
+        { echo "ab: reference build failed"; grep -E "error|Error" -A3 "$W/ab_build.log" | head -20; continue; }
+      echo "ab: reference built ($((SECONDS - t00)) s)"
+      for round in 1 2; do
+        for side in ref head; do
+          bin=$BIN; [ $side = ref ] && bin=build-ref/qalg_gpu_bench
+          timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn --out "$W/ab_ffn_$side$round.csv" \
+            >"$W/ab_ffn_$side$round.log" 2>&1
+          QALG_ABLATE_MODES=tma-store QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 timeout $(( $(left) - 10 )) \
+            $bin --tables .gpu-carry/tables --suite ablate --out "$W/ab_abl_$side$round.csv" >"$W/ab_abl_$side$round.log" 2>&1
+          for f in ffn abl; do tail -n +2 "$W/ab_${f}_$side$round.csv" | sed -E "s/^([a-z]+),/\1@$side$round,/"; done >>"$W/ab_all.csv"
+          echo "ab $side round $round ($((SECONDS - t00)) s)"
+        done
+      done
+      { head -1 "$W/ab_ffn_head1.csv"; cat "$W/ab_all.csv"; } >"$O/ab.csv"
+      python3 - "$O/ab.csv" <<'EOF5'
+import csv, sys
+t, keys, sides = {}, [], []
+for r in csv.DictReader(open(sys.argv[1])):
+    suite, side = r["suite"].split("@")
+    if suite == "ablate": k = (r["shape"], r["variant"])
+    elif suite == "table" and r["M"] == "2048": k = (r["shape"], "ffn")
+    else: continue
+    if k not in keys: keys.append(k)
+    if side not in sides: sides.append(side)
+    t[k, side] = float(r["alg_warm_us"])
+print("ab".ljust(44) + "".join(f"{s:>9s}" for s in sides) + "  head/ref")
+for k in keys:
+    ref = min(t.get((k, s), 1e30) for s in sides if s.startswith("ref"))
+    head = min(t.get((k, s), 1e30) for s in sides if s.startswith("head"))
+    print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, s), float('nan')):9.1f}" for s in sides) + f"  {head / ref:.3f}")
+EOF5
       ;;
     ncu)  # (twenty-second session) Nsight Compute, full set with SASS-level stall samples, on one ablate
       # kernel: NCU_SHAPE (default Qwen3-32B), NCU_VARIANT (fused-wsl64x128), NCU_MODE (tma-store)

@@ -4,6 +4,7 @@
 # read, and the two exported packages that scripts/export_check.sh builds and tests on the GPU.
 # Re-export after every change under gpu/ or export/: the packages embed the kernel sources.
 #   bash scripts/prepare_device_carry.sh [BUILD_DIR]      (default build)
+#   AB_REF=e73d0cb bash scripts/prepare_device_carry.sh  (also a reference tree, see below)
 # Then carry .gpu-carry/tables, .gpu-carry/export (and .gpu-carry/triton_qproj.py, a copy of
 # ../shared/peers/triton_qproj.py) and run `bash scripts/device_session.sh $OUT` on the device.
 set -euo pipefail
@@ -20,6 +21,13 @@ rm -rf .gpu-carry/export && mkdir -p .gpu-carry/export
 "$QALG" export complete:4 --widths 64 --dtype bf16 --out .gpu-carry/export/q4_bf16 >/dev/null
 "$QALG" export complete:2 --power 2 --widths 3,5,2,4 --output-widths 4,2,3,5 --dtype fp32 \
   --out .gpu-carry/export/q2sq_odd >/dev/null
+# AB_REF=<commit>: that commit's gpu/, bench/ and tests/gpu/ in .gpu-carry/ref, for the device
+# script's `ab` step (the same kernels' timings at two commits in one call).
+rm -rf .gpu-carry/ref
+if [ -n "${AB_REF:-}" ]; then
+  mkdir -p .gpu-carry/ref && git archive "$AB_REF" gpu bench tests/gpu | tar x -C .gpu-carry/ref
+  echo "ab reference: $(git rev-parse --short "$AB_REF") in .gpu-carry/ref"
+fi
 peer=../shared/peers/triton_qproj.py
 [ -f "$peer" ] && cp "$peer" .gpu-carry/triton_qproj.py
 echo "prepared: $(ls .gpu-carry/tables | wc -l) tables, packages: $(ls .gpu-carry/export | tr '\n' ' ')"
