@@ -190,7 +190,7 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kLeanArrivals = 1024, kEarlyRelease = 2048
+  kLeanArrivals = 1024
 };
 // kNarrowW (twentieth session; on by default since the twenty-first session's first call: Qwen3-4B
 // 44.8 -> 43.7 µs, the Qwen3-30B expert's wider tiles 12.9 -> 12.1): an item narrower than BN (a
@@ -210,21 +210,13 @@ enum CopyFlags : uint32_t {
 // and each step made 160 arrivals on two shared-memory words. The counts are the same, so the
 // barriers complete exactly as before; a warp's arrival for its lanes follows their __syncwarp,
 // after each has waited for the step's wgmma (wgmma_wait) and read the stage's header.
-// kEarlyRelease (twenty-second session): a consumer warp whose next stage has not landed yet first
-// waits for its last wgmma and frees the stage that wgmma read (and settles a finished tile's TMA
-// store), instead of holding it until the next stage's wgmma is issued. Why: Nsight Compute on the
-// Qwen3-32B projection (wsl64x128, call 2 of the session) put 37 % of all warp samples on the
-// consumers' wait for a `full` barrier, i.e. consumers starved of data; a consumer frees stage s only
-// after stage s + 1 has landed, so while s + 1 is late the producer cannot start refilling s, and
-// with 3 stages only one copy per CTA is in flight. Where the next stage is there, nothing changes.
-// The test is per warp (lane 0's, broadcast): wgmma.wait_group is warp-aligned, and each thread still
-// arrives exactly once per stage. Measured (calls 3 and 4 of the session): Qwen3-32B wsl64x128
-// 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 tiles 7-15 % faster, but the other
-// projections 2-5 % and the gated FFNs 2-7 % slower: off. (Waiting 250-4000 ns for the stage first,
-// try_wait with a suspend-time hint, was slower still; polling test_wait instead of sleeping in
-// try_wait for every stage wait moved nothing beyond the spread. Both removed: with them compiled
-// in, if never taken, every warp-specialised row of calls 4-8 was 5-17 % slower while the decode,
-// narrow-law and dense kernels were not; see results/gpu/README.md, twenty-second session.)
+// (kEarlyRelease, twenty-second session, measured and removed: a consumer warp whose next stage had
+// not landed waited for its last wgmma and freed the stage that wgmma read before waiting, instead
+// of holding it until the next stage's wgmma was issued. Why tried: Nsight Compute on the Qwen3-32B
+// projection put 37 % of all warp samples on the consumers' wait for `full`. Qwen3-32B wsl64x128
+// 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 7-15 % faster, every other projection
+// 2-5 % and the gated FFNs 2-7 % slower; and its branch, even when off, raised ptxas's spills of
+// wsl64x192 from 14 to 62 bytes and of the 2-stage gate/up tiles from 0-22 to 54. Kept out.)
 // (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
 // twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against
 // 10.0 µs; removed.)
@@ -314,7 +306,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
   const bool no_load = copy & kAblateNoLoad;
   const bool lean_arrivals = copy & kLeanArrivals;
-  const bool early_release = copy & kEarlyRelease;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -591,12 +582,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   };
 #pragma unroll 1
   while (true) {
-    if (early_release && (have_prev || store_stage >= 0) &&
-        !__shfl_sync(0xffffffffu, mbar_test(&full[stage], phase), 0)) {  // kEarlyRelease: starved
-      wgmma_wait<0>();
-      settle_store();
-      if (have_prev) release(prev), have_prev = false;
-    }
     mbar_wait(&full[stage], phase);
     const StageHeader h = header[stage];
     // No wgmma is in flight here (the item's last step waited), but ptxas cannot prove it on this

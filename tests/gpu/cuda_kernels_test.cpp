@@ -623,14 +623,6 @@ TEST(WsLeanArrivals, ResultsAsWithout) {
   switch_and_s80_cases(ws_lean_arrivals, set_ws_lean_arrivals, "lean-arrivals", "thread-arrivals", 2300);
 }
 
-// set_ws_early_release(true) and (false, the default): a consumer warp whose next stage has not landed
-// frees its finished stage (and settles a TMA store) before waiting. Each thread still arrives once
-// per stage, so every warp-specialised tile on the switch cases and on Qwen3-4B's widths must match
-// the reference as without (the resident tile's slot and the pairs' remote arrivals included).
-TEST(WsEarlyRelease, ResultsAsWithout) {
-  switch_and_s80_cases(ws_early_release, set_ws_early_release, "early-release", "late-release", 2400);
-}
-
 // set_ws_law_grid(true, the default) and (false): the streaming warp-specialised tiles (and gate/up)
 // take items and terms from the complete-graph law's closed form where the rows have one (cyclic
 // types with q | M, the square's interval types), else from the list. Every tile on the switch cases

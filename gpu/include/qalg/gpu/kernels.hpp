@@ -263,14 +263,6 @@ bool ws_narrow_w();
 // slower. Results are the same either way. Process-wide; the bench's QALG_WS_LEAN_ARRIVALS=0|1.
 void set_ws_lean_arrivals(bool on);
 bool ws_lean_arrivals();
-// A consumer warp of the warp-specialised tiles whose next stage has not landed frees the stage it
-// has finished at once (waiting for its wgmma first) instead of after issuing the next stage's
-// wgmma (wgs_gemm.cuh kEarlyRelease): the producer can refill it while the consumers starve.
-// Off by default (twenty-second session: Qwen3-32B 2-5 % faster, the other projections and the
-// gated FFNs 2-7 % slower). Results are the same either way. Process-wide; the bench's
-// QALG_WS_EARLY_RELEASE=0|1.
-void set_ws_early_release(bool on);
-bool ws_early_release();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
