@@ -5,6 +5,11 @@
 // the code did not ask for (C7517: a wait injected because some path might read accumulators in
 // flight). Both were silent performance bugs for sessions (C7518 until the sixth,
 // C7517 in every warp-specialised kernel until the seventh); the test fails if either comes back.
+// It also fails where ptxas spills more than 24 bytes (stores) in any of these kernels: in the
+// twenty-second session a switch that was off at run time still raised the spills of wsl64x192
+// (the Qwen3-1.7B projection's tile) from 14 to 62 bytes and of the 2-stage gate/up tiles from
+// 0-22 to 54, and the kernels on those tiles ran slower; the register caps (3-4 CTAs per SM) leave
+// these kernels at 128 or 96 registers, where a few more live values spill.
 #include "wg_gemm.cuh"
 #include "wgs_gemm.cuh"
 #include "wst_gemm.cuh"
@@ -14,7 +19,9 @@ namespace qalg::gpu::detail {
   GemmArgs, uint32_t, uint32_t, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap,          \
       const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, \
       const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, uint32_t, uint32_t, uint32_t
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(QALG_WGS_PARAMS);
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(QALG_WGS_PARAMS);  // wsl64x128
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 192, 2, 0, 3>(QALG_WGS_PARAMS);  // wsl64x192
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 4>(QALG_WGS_PARAMS);   // wsl64x64
 template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_PARAMS);
 // the gated FFN's gate/up (two accumulators; two rescale calls made ptxas serialise, C7515)
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul>(QALG_WGS_PARAMS);
