@@ -341,7 +341,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     const T* A = static_cast<const T*>(g.A);
     uint32_t stage = 0, phase = 0, res_par = 0;
     uint64_t key = ~uint64_t(0);  // what the resident slot holds
-    int64_t aoff[BM / 4];         // this lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i
+    // This lane's rows (chunk lane % 8 of rows lane / 8 + 4 i), as row indices (~0u: past the item),
+    // times lda where used: 32-bit, so that the array takes BM / 4 registers, not BM / 2 (the 64-bit
+    // offsets were what the lean tiles' producer spilled, twice per item, at their 128-register cap).
+    uint32_t arow[BM / 4];
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
       if (CL > 1 && (copy & kPairClusterScope)) mbar_wait_cluster(&empty[stage], phase ^ 1);
       else mbar_wait(&empty[stage], phase ^ 1);
@@ -427,7 +430,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll
         for (int i = 0; i < BM / 4; ++i) {
           const uint32_t r = lane / 8 + 4 * i;
-          aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
+          arow[i] = r < w.m_count ? list_row(g, w.m_begin + r) : ~0u;
         }
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
@@ -517,8 +520,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll
             for (int i = 0; i < BM / 4; ++i) {
               const uint32_t r = lane / 8 + 4 * i, kc = lane % 8;
-              const bool ok = aoff[i] >= 0 && kk + kc * 8 < t.len;
-              cp_async16(sA + swz128(r, kc), ok ? A + aoff[i] + t.a + kk + kc * 8 : A, ok);
+              const bool ok = arow[i] != ~0u && kk + kc * 8 < t.len;
+              cp_async16(sA + swz128(r, kc), ok ? A + int64_t(arow[i]) * int64_t(g.lda) + t.a + kk + kc * 8 : A, ok);
             }
           }
           finish_stage(a_tma);
