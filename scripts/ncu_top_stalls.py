@@ -41,9 +41,10 @@ def main(argv):
     all_col = next((c for c in cols if "Warp Stall Sampling (All" in c), None)
     all_col = all_col or next((c for c in cols if "Sampling" in c and "Stall" in c), None)
     if all_col is None:
-        print("columns:", cols)
+        print(f"{argv[1]}: no stall-sample column among {cols}", file=sys.stderr)
         return 2
-    reasons = [c for c in cols if c != all_col and ("stall" in c.lower()) and "Sampling" not in c]
+    # (the "(Not Issued)" columns are a subset of the same samples: left out, so shares add up)
+    reasons = [c for c in cols if c != all_col and "stall" in c.lower() and "Sampling" not in c and "Not Issued" not in c]
     total = sum(number(r[all_col]) or 0 for r in rows)
     print(f"{len(rows)} instructions, {total:.0f} samples ({all_col})")
     sums = {c: sum(number(r[c]) or 0 for r in rows) for c in reasons}

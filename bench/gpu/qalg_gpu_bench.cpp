@@ -95,6 +95,29 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // QALG_ABLATE_SHAPES=a,b,… (twenty-second session): the ablate suite times only the shapes whose
+  // names start with one of these (e.g. Qwen3-32B, square): one kernel for a profiler. A name that
+  // starts no shape's is refused (a typo would otherwise time nothing and say nothing).
+  std::vector<std::string> ablate_shapes;
+  if (const char* v = std::getenv("QALG_ABLATE_SHAPES")) {
+    std::vector<std::string> names{"square n="};
+    for (const auto& [name, D, F, M, q] : kProjectionTable)
+      if (M == 2048) names.push_back(name);
+    std::stringstream list(v);
+    for (std::string p; std::getline(list, p, ',');) {
+      bool known = !p.empty();
+      if (known) {
+        known = false;
+        for (const std::string& n : names) known |= n.rfind(p, 0) == 0;
+      }
+      if (!known) {
+        std::cerr << "qalg_gpu_bench: QALG_ABLATE_SHAPES: '" << p << "' starts no ablate shape's name (square, the M = "
+                  << "2048 projections: Qwen3-1.7B, …)\n";
+        return 2;
+      }
+      ablate_shapes.push_back(p);
+    }
+  }
   // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tiles (0 = automatic, the default).
   if (const char* v = std::getenv("QALG_NARROW_RUN")) {
     try {
@@ -229,14 +252,10 @@ int main(int argc, char** argv) {
       b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
     }
     if (o.suite == "ablate") {  // where the warp-specialised tiles' time goes (bench_ablate.hpp)
-      // QALG_ABLATE_SHAPES=a,b,…: only the shapes whose names start with one of those (e.g. Qwen3-32B,
-      // square): one kernel for a profiler.
-      const char* pick = std::getenv("QALG_ABLATE_SHAPES");
-      auto keep = [&](const std::string& name) {
-        if (!pick) return true;
-        std::stringstream list(pick);
-        for (std::string p; std::getline(list, p, ',');)
-          if (!p.empty() && name.rfind(p, 0) == 0) return true;
+      auto keep = [&](const std::string& name) {  // QALG_ABLATE_SHAPES (checked above)
+        if (ablate_shapes.empty()) return true;
+        for (const std::string& p : ablate_shapes)
+          if (name.rfind(p, 0) == 0) return true;
         return false;
       };
       b.launch_probe();

@@ -201,8 +201,8 @@ enum CopyFlags : uint32_t {
 // n), and no epilogue stores those. Why: the copies bound these kernels (Qwen3-4B: copies alone
 // 35.0 of 44.7 µs after kTrimTail), and such a tile otherwise copies a whole 128-column W box per
 // step of which 80 columns (4B) or 96 (32B) are the next group's.
-// kLeanArrivals (twenty-first session, written after its last device call: NOT yet run on a GPU;
-// off by default): a step whose copies are all TMA (no cp.async: every Qwen3 shape) completes its
+// kLeanArrivals (twenty-first session; off: timed in the twenty-second, whole kernels -1 to +3 %
+// but Qwen3-32B ws64x128 -7 %, the skeleton -2 to +12 %): a step whose copies are all TMA (no cp.async: every Qwen3 shape) completes its
 // `full` barrier's 32 producer arrivals as one arrival of count 32 from lane 0 instead of 32
 // cp.async.mbarrier.arrive, and each consumer warp frees a stage with one arrival of count 32 from
 // lane 0 after __syncwarp instead of 32 arrivals. Why: with copies, wgmma and stores all left out
@@ -214,8 +214,8 @@ enum CopyFlags : uint32_t {
 // not landed waited for its last wgmma and freed the stage that wgmma read before waiting, instead
 // of holding it until the next stage's wgmma was issued. Why tried: Nsight Compute on the Qwen3-32B
 // projection put 37 % of all warp samples on the consumers' wait for `full`. Qwen3-32B wsl64x128
-// 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 7-15 % faster, every other projection
-// 2-5 % and the gated FFNs 2-7 % slower; and its branch, even when off, raised ptxas's spills of
+// 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 7-15 % faster on four of seven shapes,
+// the other tiles mostly 0-8 % slower and the gated FFNs 1-7 %; and its branch, even when off, raised ptxas's spills of
 // wsl64x192 from 14 to 62 bytes and of the 2-stage gate/up tiles from 0-22 to 54. Kept out.)
 // (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
 // twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against

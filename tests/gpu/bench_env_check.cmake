@@ -16,6 +16,8 @@ set(cases
     "QALG_WS_LEAN_ARRIVALS=x|QALG_WS_LEAN_ARRIVALS must be 0 or 1 \\(got 'x'\\)"
     "QALG_WS_LAW_GRID=on|QALG_WS_LAW_GRID must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_GATE_ORDER=rows|QALG_FFN_GATE_ORDER must be columns or types \\(got 'rows'\\)"
+    "QALG_ABLATE_SHAPES=Qwen4|QALG_ABLATE_SHAPES: 'Qwen4' starts no ablate shape's name"
+    "QALG_ABLATE_SHAPES=square,,Qwen3-32B|QALG_ABLATE_SHAPES: '' starts no ablate shape's name"
     "QALG_WS_ORDER=rows|QALG_WS_ORDER must be columns or types \\(got 'rows'\\)"
     "QALG_SQUARE_N=1000|QALG_SQUARE_N must be a positive multiple of 128 \\(got '1000'\\)"
     "QALG_SQUARE_N=abc|QALG_SQUARE_N must be a positive multiple of 128 \\(got 'abc'\\)"

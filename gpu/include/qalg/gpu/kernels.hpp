@@ -260,7 +260,7 @@ bool ws_narrow_w();
 // (and, where a step's copies are all TMA, one from the producer's lane 0) instead of one per thread
 // (wgs_gemm.cuh kLeanArrivals). Off by default: timed in the twenty-second session's first call, no
 // projection faster beyond the spread on the tiles the calibration picks (Qwen3-32B on ws64x128
-// 7 % faster) and the skeleton (copies, wgmma, stores left out) 1-11 % slower. Results are the same
+// 7 % faster) and the skeleton (copies, wgmma, stores left out) -2 to +12 %. Results are the same
 // either way. Process-wide; the bench's QALG_WS_LEAN_ARRIVALS=0|1.
 void set_ws_lean_arrivals(bool on);
 bool ws_lean_arrivals();
@@ -346,7 +346,7 @@ bool law_grid_enabled();
 // from the list, in the list's orders (columns; types: type and row tile outer). On by default
 // (twenty-second session, call 6, warm medians alone in one run: Qwen3-32B wsl64x128 172.4 -> 161.7
 // µs, ws64x128 207.6 -> 177.8, Qwen3-1.7B wsl64x128 27.3 -> 24.8, the square n = 4096 39.7 -> 37.4;
-// 4B, 8B, DS-V3 2-3 % faster; only wsl64x192 slower on 1.7B, 24.7 -> 26.3). Results are the same
+// 4B, 8B, DS-V3 1-3 % faster; only wsl64x192 slower: 1.7B 24.7 -> 26.3, 8B and 32B 1-2 %). Results are the same
 // either way. Process-wide; the bench's QALG_WS_LAW_GRID=0|1.
 void set_ws_law_grid(bool on);
 bool ws_law_grid();
