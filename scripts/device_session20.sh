@@ -136,19 +136,22 @@ EOF3
         cmake --build build-ref -j"$(nproc)" --target qalg_gpu_bench >"$W/ab_build.log" 2>&1 ||
         { echo "ab: reference build failed"; grep -E "error|Error" -A3 "$W/ab_build.log" | head -20; continue; }
       echo "ab: reference built ($((SECONDS - t00)) s)"
+      # AB_HEAD_ENVS (twenty-third session): HEAD once per name:VAR=value (comma-separated VARs), e.g.
+      # "law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0"; default one side, head
       for round in 1 2; do
-        for side in ref head; do
-          bin=$BIN; [ $side = ref ] && bin=build-ref/qalg_gpu_bench
-          timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn --out "$W/ab_ffn_$side$round.csv" \
-            >"$W/ab_ffn_$side$round.log" 2>&1
-          QALG_ABLATE_MODES=tma-store QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 timeout $(( $(left) - 10 )) \
-            $bin --tables .gpu-carry/tables --suite ablate --out "$W/ab_abl_$side$round.csv" >"$W/ab_abl_$side$round.log" 2>&1
-          for f in ffn abl; do tail -n +2 "$W/ab_${f}_$side$round.csv" | sed -E "s/^([a-z]+),/\1@$side$round,/"; done >>"$W/ab_all.csv"
-          echo "ab $side round $round ($((SECONDS - t00)) s)"
+        for side in ref ${AB_HEAD_ENVS:-head:}; do
+          name=${side%%:*}; envs=${side#*:}; [ "$side" = ref ] && envs=
+          bin=$BIN; [ $name = ref ] && bin=build-ref/qalg_gpu_bench
+          env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn --out "$W/ab_ffn_$name$round.csv" \
+            >"$W/ab_ffn_$name$round.log" 2>&1
+          env ${envs//,/ } QALG_ABLATE_MODES=tma-store QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 timeout $(( $(left) - 10 )) \
+            $bin --tables .gpu-carry/tables --suite ablate --out "$W/ab_abl_$name$round.csv" >"$W/ab_abl_$name$round.log" 2>&1
+          for f in ffn abl; do tail -n +2 "$W/ab_${f}_$name$round.csv" | sed -E "s/^([a-z]+),/\1@$name$round,/"; done >>"$W/ab_all.csv"
+          echo "ab $name round $round ($((SECONDS - t00)) s)"
         done
       done
-      { head -1 "$W/ab_ffn_head1.csv"; cat "$W/ab_all.csv"; } >"$O/ab.csv"
-      python3 - "$O/ab.csv" <<'EOF5'
+      { head -1 "$W/ab_ffn_ref1.csv"; cat "$W/ab_all.csv"; } >"$O/ab.csv"
+      python3 - "$O/ab.csv" "$W/ab_best" <<'EOF5'
 import csv, sys
 t, keys, sides = {}, [], []
 for r in csv.DictReader(open(sys.argv[1])):
@@ -159,12 +162,24 @@ for r in csv.DictReader(open(sys.argv[1])):
     if k not in keys: keys.append(k)
     if side not in sides: sides.append(side)
     t[k, side] = float(r["alg_warm_us"])
-print("ab".ljust(44) + "".join(f"{s:>9s}" for s in sides) + "  head/ref")
+names = []
+for s in sides:
+    if s[:-1] not in names: names.append(s[:-1])
+print("ab".ljust(44) + "".join(f"{s:>9s}" for s in sides) + "".join(f"  {n}/ref" for n in names if n != "ref"))
 for k in keys:
-    ref = min(t.get((k, s), 1e30) for s in sides if s.startswith("ref"))
-    head = min(t.get((k, s), 1e30) for s in sides if s.startswith("head"))
-    print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, s), float('nan')):9.1f}" for s in sides) + f"  {head / ref:.3f}")
+    best = {n: min(t.get((k, s), 1e30) for s in sides if s[:-1] == n) for n in names}
+    print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, s), float('nan')):9.1f}" for s in sides)
+          + "".join(f"  {best[n] / best['ref']:{len(n) + 4}.3f}" for n in names if n != "ref"))
+import math
+geo = {n: math.exp(sum(math.log(min(t.get((k, s), 1e30) for s in sides if s[:-1] == n)) for k in keys) / len(keys))
+       for n in names if n != "ref"}
+print("ab geomean over rows: " + ", ".join(f"{n} {g:.2f}" for n, g in geo.items()))
+open(sys.argv[2], "w").write(min(geo, key=geo.get))
 EOF5
+      # later steps run with the fastest HEAD side's settings (geometric mean over the rows)
+      win=$(cat "$W/ab_best"); for side in ${AB_HEAD_ENVS:-head:}; do
+        [ "${side%%:*}" = "$win" ] && for e in $(echo "${side#*:}" | tr , ' '); do export "$e"; done
+      done; echo "ab: later steps with $win's settings"
       ;;
     ncu)  # (twenty-second session) Nsight Compute, full set with SASS-level stall samples, on one ablate
       # kernel: NCU_SHAPE (default Qwen3-32B), NCU_VARIANT (fused-wsl64x128), NCU_MODE (tma-store)

@@ -26,7 +26,6 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
-std::atomic<bool> g_ws_lean_arrivals{false};     // wgs_gemm.cuh kLeanArrivals (session 21; no gain in session 22)
 std::atomic<bool> g_ws_law_grid{true};           // wgs_gemm.cuh items from LawGrid (session 22, call 6)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
@@ -121,7 +120,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
-                        (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) | (g_ws_lean_arrivals ? kLeanArrivals : 0u) |
+                        (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) |
                         ablation_copy_flags();
   const CUtensorMap u64 = EPI != kSiluMul ? m64
                           : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
@@ -502,8 +501,6 @@ void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
 bool ws_narrow_w() { return g_ws_narrow_w.load(); }
-void set_ws_lean_arrivals(bool on) { g_ws_lean_arrivals = on; }
-bool ws_lean_arrivals() { return g_ws_lean_arrivals.load(); }
 void set_ws_law_grid(bool on) { g_ws_law_grid = on; }
 bool ws_law_grid() { return g_ws_law_grid.load(); }
 void set_ws_ablation(uint32_t mask) {

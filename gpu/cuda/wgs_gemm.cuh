@@ -189,8 +189,7 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // 80-wide term is a 64-row W box of which 48 rows are the copy engine's zero fill.
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
-  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kLeanArrivals = 1024
+  kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512
 };
 // kNarrowW (twentieth session; on by default since the twenty-first session's first call: Qwen3-4B
 // 44.8 -> 43.7 µs, the Qwen3-30B expert's wider tiles 12.9 -> 12.1): an item narrower than BN (a
@@ -201,15 +200,12 @@ enum CopyFlags : uint32_t {
 // n), and no epilogue stores those. Why: the copies bound these kernels (Qwen3-4B: copies alone
 // 35.0 of 44.7 µs after kTrimTail), and such a tile otherwise copies a whole 128-column W box per
 // step of which 80 columns (4B) or 96 (32B) are the next group's.
-// kLeanArrivals (twenty-first session; off: timed in the twenty-second, whole kernels -1 to +3 %
-// but Qwen3-32B ws64x128 -7 %, the skeleton -2 to +12 %): a step whose copies are all TMA (no cp.async: every Qwen3 shape) completes its
-// `full` barrier's 32 producer arrivals as one arrival of count 32 from lane 0 instead of 32
-// cp.async.mbarrier.arrive, and each consumer warp frees a stage with one arrival of count 32 from
-// lane 0 after __syncwarp instead of 32 arrivals. Why: with copies, wgmma and stores all left out
-// (ablate `sync-only`) the Qwen3-32B kernel still took 52 of its 159 µs, ~450 ns per step per CTA,
-// and each step made 160 arrivals on two shared-memory words. The counts are the same, so the
-// barriers complete exactly as before; a warp's arrival for its lanes follows their __syncwarp,
-// after each has waited for the step's wgmma (wgmma_wait) and read the stage's header.
+// (kLeanArrivals, twenty-first session, measured in the twenty-second and removed in the
+// twenty-third: a step whose copies were all TMA completed its `full` barrier with one arrival of
+// count 32 from lane 0, and each consumer warp freed a stage with one counted arrival after
+// __syncwarp, instead of one arrival per thread. Whole kernels -1 to +3 %, Qwen3-32B ws64x128 7 %
+// faster, the skeleton (copies, wgmma, stores left out) -2 to +12 %; its runtime branch stayed in
+// the consumers' release even when off.)
 // (kEarlyRelease, twenty-second session, measured and removed: a consumer warp whose next stage had
 // not landed waited for its last wgmma and freed the stage that wgmma read before waiting, instead
 // of holding it until the next stage's wgmma was issued. Why tried: Nsight Compute on the Qwen3-32B
@@ -305,7 +301,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   const bool trim_tail = grouped && (copy & kTrimTail);
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
   const bool no_load = copy & kAblateNoLoad;
-  const bool lean_arrivals = copy & kLeanArrivals;
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();
 #endif
@@ -351,13 +346,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
       return stage;
     };
-    // by_tma_only: no lane issued a cp.async for this stage (kLeanArrivals: one counted arrival)
-    auto finish_stage = [&](bool by_tma_only = true) {
-      if (lean_arrivals && by_tma_only) {
-        if (lane == 0) mbar_arrive_count(&full[stage], 32);
-      } else {
-        cp_async_arrive(&full[stage]);
-      }
+    auto finish_stage = [&]() {
+      cp_async_arrive(&full[stage]);
       if (++stage == STAGES) stage = 0, phase ^= 1;
     };
     // RES: a contiguous range of items per CTA (so consecutive items share W_jj); else round robin.
@@ -524,7 +514,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
               cp_async16(sA + swz128(r, kc), ok ? A + int64_t(arow[i]) * int64_t(g.lda) + t.a + kk + kc * 8 : A, ok);
             }
           }
-          finish_stage(a_tma);
+          finish_stage();
         }
       }
       if (released) key = ~uint64_t(0);  // a later item with the same key must refill the slot
@@ -558,12 +548,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   // Frees a stage for the producer (CL = 2: for both CTAs' producers; when lane 0 arrives for its
   // warp, every lane has read the stage's header and the warpgroup's wgmma on it is complete).
   auto release = [&](uint32_t st) {
-    if (lean_arrivals) {  // kLeanArrivals: one arrival per warp (release is called warp-uniformly)
-      __syncwarp();
-      if (lane == 0) mbar_arrive_count(&empty[st], 32);
-    } else {
-      mbar_arrive(&empty[st]);
-    }
+    mbar_arrive(&empty[st]);
     if constexpr (CL > 1) {
       __syncwarp();
       if (lane == 0) mbar_arrive_remote(&empty[st], cluster_ctarank() ^ 1, copy & kPairClusterScope);

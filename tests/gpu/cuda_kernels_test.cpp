@@ -613,16 +613,6 @@ void switch_and_s80_cases(bool (*get)(), void (*set)(bool), const std::string& o
   });
 }
 
-// set_ws_lean_arrivals(true) and (false, the default): the stage barriers get one counted arrival
-// per consumer warp, and one from the producer's lane 0 where a step's copies are all TMA, instead of
-// one per thread. The same counts complete the same phases, so every warp-specialised tile on the
-// switch cases (x by TMA and by cp.async, partial tiles, the gated FFN) must match the reference as
-// without, and so must the trimmed steps of Qwen3-4B's widths and the resident tile. Written after
-// the twenty-first session's last device call: first run in the next session.
-TEST(WsLeanArrivals, ResultsAsWithout) {
-  switch_and_s80_cases(ws_lean_arrivals, set_ws_lean_arrivals, "lean-arrivals", "thread-arrivals", 2300);
-}
-
 // set_ws_law_grid(true, the default) and (false): the streaming warp-specialised tiles (and gate/up)
 // take items and terms from the complete-graph law's closed form where the rows have one (cyclic
 // types with q | M, the square's interval types), else from the list. Every tile on the switch cases

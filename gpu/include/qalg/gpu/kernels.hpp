@@ -256,14 +256,6 @@ bool ws_trim_tail();
 // Process-wide; the bench's QALG_WS_NARROW_W=0|1.
 void set_ws_narrow_w(bool on);
 bool ws_narrow_w();
-// The warp-specialised tiles hand their stages over with one counted mbarrier arrival per warp
-// (and, where a step's copies are all TMA, one from the producer's lane 0) instead of one per thread
-// (wgs_gemm.cuh kLeanArrivals). Off by default: timed in the twenty-second session's first call, no
-// projection faster beyond the spread on the tiles the calibration picks (Qwen3-32B on ws64x128
-// 7 % faster) and the skeleton (copies, wgmma, stores left out) -2 to +12 %. Results are the same
-// either way. Process-wide; the bench's QALG_WS_LEAN_ARRIVALS=0|1.
-void set_ws_lean_arrivals(bool on);
-bool ws_lean_arrivals();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
