@@ -182,19 +182,24 @@ EOF5
       done; echo "ab: later steps with $win's settings"
       ;;
     ncu)  # (twenty-second session) Nsight Compute, full set with SASS-level stall samples, on one ablate
-      # kernel: NCU_SHAPE (default Qwen3-32B), NCU_VARIANT (fused-wsl64x128), NCU_MODE (tma-store)
-      QALG_ABLATE_SHAPES=${NCU_SHAPE:-Qwen3-32B} QALG_BENCH_VARIANTS=${NCU_VARIANT:-fused-wsl64x128} \
-        QALG_ABLATE_MODES=${NCU_MODE:-tma-store} timeout $(( $(left) - 30 )) ncu --set full --import-source yes \
-        --kernel-name regex:wgs_forward --launch-skip 4 --launch-count 1 -f -o "$W/ncu" \
-        $BIN --tables .gpu-carry/tables --suite ablate --out "$W/ncu_ablate.csv" >"$W/ncu_run.log" 2>&1
-      echo "ncu rc $? ($((SECONDS - t00)) s)"; tail -3 "$W/ncu_run.log"
-      ncu -i "$W/ncu.ncu-rep" --page details >"$W/ncu_details.txt" 2>&1
-      ncu -i "$W/ncu.ncu-rep" --page source --csv --print-source sass >"$W/ncu_source.csv" 2>"$W/ncu_source.err"
-      grep -E "Duration|Throughput|Warp Cycles Per Issued|Issue Slot|Eligible|Active Warps|Stall|Registers|Occupancy" \
-        "$W/ncu_details.txt" | head -40
-      python3 scripts/ncu_top_stalls.py "$W/ncu_source.csv" | tee "$W/ncu_top.txt" | head -80
-      cp "$W/ncu_top.txt" "$W/ncu_details.txt" "$O/" 2>/dev/null
-      gzip -c "$W/ncu_source.csv" >"$O/ncu_source.csv.gz"
+      # kernel: NCU_SHAPE (default Qwen3-32B), NCU_VARIANT (fused-wsl64x128), NCU_MODE (tma-store);
+      # or (twenty-third session) several: NCU_RUNS="tag:shape:variant:mode …", outputs prefixed by tag
+      for run in ${NCU_RUNS:-ncu:${NCU_SHAPE:-Qwen3-32B}:${NCU_VARIANT:-fused-wsl64x128}:${NCU_MODE:-tma-store}}; do
+        IFS=: read -r tag shape variant mode <<<"$run"
+        [ "$(left)" -gt 60 ] || { echo "skip ncu $tag: $(left) s left"; continue; }
+        QALG_ABLATE_SHAPES=$shape QALG_BENCH_VARIANTS=$variant QALG_ABLATE_MODES=$mode \
+          timeout $(( $(left) - 30 )) ncu --set full --import-source yes \
+          --kernel-name regex:wgs_forward --launch-skip 4 --launch-count 1 -f -o "$W/$tag" \
+          $BIN --tables .gpu-carry/tables --suite ablate --out "$W/${tag}_ablate.csv" >"$W/${tag}_run.log" 2>&1
+        echo "ncu $tag ($shape $variant $mode) rc $? ($((SECONDS - t00)) s)"; tail -3 "$W/${tag}_run.log"
+        ncu -i "$W/$tag.ncu-rep" --page details >"$W/${tag}_details.txt" 2>&1
+        ncu -i "$W/$tag.ncu-rep" --page source --csv --print-source sass >"$W/${tag}_source.csv" 2>"$W/${tag}_source.err"
+        grep -E "Duration|Throughput|Warp Cycles Per Issued|Issue Slot|Eligible|Active Warps|Stall|Registers|Occupancy" \
+          "$W/${tag}_details.txt" | head -40
+        python3 scripts/ncu_top_stalls.py "$W/${tag}_source.csv" | tee "$W/${tag}_top.txt" | head -60
+        cp "$W/${tag}_top.txt" "$W/${tag}_details.txt" "$O/" 2>/dev/null
+        gzip -c "$W/${tag}_source.csv" >"$O/${tag}_source.csv.gz"
+      done
       ;;
     tests)
       echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$W/conformance.csv"
