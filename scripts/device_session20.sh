@@ -138,42 +138,55 @@ EOF3
       echo "ab: reference built ($((SECONDS - t00)) s)"
       # AB_HEAD_ENVS (twenty-third session): HEAD once per name:VAR=value (comma-separated VARs), e.g.
       # "law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0"; default one side, head
-      for round in 1 2; do
+      for round in $(seq 1 "${AB_ROUNDS:-2}"); do  # AB_ROUNDS (twenty-third session), default 2
         for side in ref ${AB_HEAD_ENVS:-head:}; do
           name=${side%%:*}; envs=${side#*:}; [ "$side" = ref ] && envs=
           bin=$BIN; [ $name = ref ] && bin=build-ref/qalg_gpu_bench
-          env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn --out "$W/ab_ffn_$name$round.csv" \
-            >"$W/ab_ffn_$name$round.log" 2>&1
-          env ${envs//,/ } QALG_ABLATE_MODES=tma-store QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 timeout $(( $(left) - 10 )) \
-            $bin --tables .gpu-carry/tables --suite ablate --out "$W/ab_abl_$name$round.csv" >"$W/ab_abl_$name$round.log" 2>&1
-          for f in ffn abl; do tail -n +2 "$W/ab_${f}_$name$round.csv" | sed -E "s/^([a-z]+),/\1@$name$round,/"; done >>"$W/ab_all.csv"
+          # AB_SUITES (twenty-third session): any of ffn abl fwd (the forward suite: projections and
+          # squares as in the table, warm and flushed); default "ffn abl"
+          for f in ${AB_SUITES:-ffn abl}; do
+            case $f in
+              ffn) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn \
+                     --out "$W/ab_ffn_$name$round.csv" >"$W/ab_ffn_$name$round.log" 2>&1 ;;
+              abl) env ${envs//,/ } QALG_ABLATE_MODES=tma-store QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=4096 \
+                     timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ablate \
+                     --out "$W/ab_abl_$name$round.csv" >"$W/ab_abl_$name$round.log" 2>&1 ;;
+              fwd) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite forward \
+                     --out "$W/ab_fwd_$name$round.csv" >"$W/ab_fwd_$name$round.log" 2>&1 ;;
+            esac
+            tail -n +2 "$W/ab_${f}_$name$round.csv" | sed -E "s/^([a-z]+),/\1@$name$round,/" >>"$W/ab_all.csv"
+          done
           echo "ab $name round $round ($((SECONDS - t00)) s)"
         done
       done
-      { head -1 "$W/ab_ffn_ref1.csv"; cat "$W/ab_all.csv"; } >"$O/ab.csv"
+      { head -1 "$(ls "$W"/ab_*_ref1.csv | head -1)"; cat "$W/ab_all.csv"; } >"$O/ab.csv"
       python3 - "$O/ab.csv" "$W/ab_best" <<'EOF5'
-import csv, sys
+import csv, sys, math
 t, keys, sides = {}, [], []
 for r in csv.DictReader(open(sys.argv[1])):
     suite, side = r["suite"].split("@")
     if suite == "ablate": k = (r["shape"], r["variant"])
-    elif suite == "table" and r["M"] == "2048": k = (r["shape"], "ffn")
+    elif suite == "table" and r["kind"] == "ffn" and r["M"] == "2048": k = (r["shape"], "ffn")
+    elif suite == "table" and r["kind"] in ("projection", "square"): k = (r["shape"], "M=" + r["M"])
     else: continue
     if k not in keys: keys.append(k)
     if side not in sides: sides.append(side)
     t[k, side] = float(r["alg_warm_us"])
+    if r["alg_flush_us"]: t[k, side, "f"] = float(r["alg_flush_us"])
 names = []
 for s in sides:
     if s[:-1] not in names: names.append(s[:-1])
-print("ab".ljust(44) + "".join(f"{s:>9s}" for s in sides) + "".join(f"  {n}/ref" for n in names if n != "ref"))
-for k in keys:
-    best = {n: min(t.get((k, s), 1e30) for s in sides if s[:-1] == n) for n in names}
-    print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, s), float('nan')):9.1f}" for s in sides)
-          + "".join(f"  {best[n] / best['ref']:{len(n) + 4}.3f}" for n in names if n != "ref"))
-import math
+for suffix, what in ((), "warm"), (("f",), "flushed"):
+    rows = [k for k in keys if any((k, s) + suffix in t for s in sides)]
+    if not rows: continue
+    print(f"ab {what}".ljust(44) + "".join(f"{s:>9s}" for s in sides) + "".join(f"  {n}/ref" for n in names if n != "ref"))
+    for k in rows:
+        best = {n: min(t.get((k, s) + suffix, 1e30) for s in sides if s[:-1] == n) for n in names}
+        print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, s) + suffix, float('nan')):9.1f}" for s in sides)
+              + "".join(f"  {best[n] / best['ref']:{len(n) + 4}.3f}" for n in names if n != "ref"))
 geo = {n: math.exp(sum(math.log(min(t.get((k, s), 1e30) for s in sides if s[:-1] == n)) for k in keys) / len(keys))
        for n in names if n != "ref"}
-print("ab geomean over rows: " + ", ".join(f"{n} {g:.2f}" for n, g in geo.items()))
+print("ab geomean over warm rows: " + ", ".join(f"{n} {g:.2f}" for n, g in geo.items()))
 open(sys.argv[2], "w").write(min(geo, key=geo.get))
 EOF5
       # later steps run with the fastest HEAD side's settings (geometric mean over the rows)
