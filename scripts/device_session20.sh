@@ -137,7 +137,7 @@ EOF3
         { echo "ab: reference build failed"; grep -E "error|Error" -A3 "$W/ab_build.log" | head -20; continue; }
       echo "ab: reference built ($((SECONDS - t00)) s)"
       # AB_HEAD_ENVS (twenty-third session): HEAD once per name:VAR=value (comma-separated VARs), e.g.
-      # "law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0"; default one side, head
+      # "pdl0:QALG_FFN_PDL=0 pdl1:QALG_FFN_PDL=1"; default one side, head
       for round in $(seq 1 "${AB_ROUNDS:-2}"); do  # AB_ROUNDS (twenty-third session), default 2
         for side in ref ${AB_HEAD_ENVS:-head:}; do
           name=${side%%:*}; envs=${side#*:}; [ "$side" = ref ] && envs=

@@ -26,7 +26,6 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
-std::atomic<bool> g_ws_law_grid{true};           // wgs_gemm.cuh items from LawGrid (session 22, call 6)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -287,14 +286,11 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
-        // set_ws_law_grid: the streaming tiles (not the resident slot, not the pairs, whose lists carry
-        // what those need) take their items from the law's closed form, in the same two orders.
-        const bool ws_law = g_ws_law_grid && (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_lean) &&
-                            law_applies(b, t.bm, t.bn, types_outer, la, law_list);
-        if (ws_law) {
-          if (launch_fused_ws<T>(b.plan(), law_list, la, t, b.rows(), impl.formula, s)) return;
-          throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
-        }
+        // (Items from the law's closed form here too, set_ws_law_grid, twenty-second session: removed
+        // in the twenty-third. In three same-call A/Bs against the code without it, e73d0cb, the
+        // projections that carry targets ran slower with it, on or off: Qwen3-1.7B 1-5 %, 4B 2-5 %
+        // warm and 6 % flushed, Qwen3-32B at M = 2048 2-5 % warm and 7 % flushed; 8B and the squares
+        // level or faster. Its code in the producer cost the kernels even where it was not used.)
         const WorkList& order = types_outer ? impl.list(b, ListKind::forward_by_types, t.bm, t.bn) : wl;
         if (launch_fused_ws<T>(b.plan(), order, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
@@ -366,12 +362,7 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, b
   const uint64_t M = b.rows(), K = p.K(), N = p.N();
   const ListKind kind = types_outer ? ListKind::forward_by_types : ListKind::forward;
   if (bn != 64 && bn != 128) return false;
-  // set_ws_law_grid: items and terms from the law's closed form where it applies
-  WorkList law_list;
-  GemmArgs la = a;
-  const bool law = g_ws_law_grid && law_applies(b, 64, bn, types_outer, la, law_list);
-  const WorkList& wl = law ? law_list : impl.list(b, kind, 64, bn);
-  if (law) a = la;
+  const WorkList& wl = impl.list(b, kind, 64, bn);
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
     if (bn == 64 && lean) return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
@@ -501,8 +492,6 @@ void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
 bool ws_narrow_w() { return g_ws_narrow_w.load(); }
-void set_ws_law_grid(bool on) { g_ws_law_grid = on; }
-bool ws_law_grid() { return g_ws_law_grid.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))
     throw std::invalid_argument("set_ws_ablation: unknown bits in mask " + std::to_string(mask) +

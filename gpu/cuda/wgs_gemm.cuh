@@ -336,10 +336,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     const T* A = static_cast<const T*>(g.A);
     uint32_t stage = 0, phase = 0, res_par = 0;
     uint64_t key = ~uint64_t(0);  // what the resident slot holds
-    // This lane's rows (chunk lane % 8 of rows lane / 8 + 4 i), as row indices (~0u: past the item),
-    // times lda where used: 32-bit, so that the array takes BM / 4 registers, not BM / 2 (the 64-bit
-    // offsets were what the lean tiles' producer spilled, twice per item, at their 128-register cap).
-    uint32_t arow[BM / 4];
+    // This lane's rows: chunk (lane % 8) of rows lane / 8 + 4 i. (As 32-bit row indices, c155ff1,
+    // ptxas spilled less, but together with the law-grid items the kernels ran slower in the
+    // twenty-third session's A/Bs against this form; reverted with them, not timed alone.)
+    int64_t aoff[BM / 4];
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
       if (CL > 1 && (copy & kPairClusterScope)) mbar_wait_cluster(&empty[stage], phase ^ 1);
       else mbar_wait(&empty[stage], phase ^ 1);
@@ -360,26 +360,17 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // terms → their lengths as a chain of dependent L2 round trips before each item's first copy.
     // Now item n + 2 is loaded while item n is issued, and lane l holds term l of items n and n + 1
     // (read by shuffles; items with more than 32 terms load theirs).
-    // g.law.q != 0 (set_ws_law_grid: the complete-graph law, RES = 0, CL = 1): items and terms in
-    // closed form from the index (work_list.hpp LawGrid), no metadata loads at all. Why: where a CTA
-    // takes one or two items (the Qwen3-30B expert: 512 items for 528 resident CTAs), the item and
-    // then its terms were two dependent global loads before the first copy; and Nsight Compute on the
-    // Qwen3-32B kernel (twenty-second session, call 2) found the producer's loads using 4.6 of every
-    // 32 bytes fetched. Measured (call 6): Qwen3-32B wsl64x128 6 % faster, 1.7B 9 %, the others 1-3 %.
-    auto item_at = [&](uint32_t idx) { return g.law.q ? law_item(g.law, idx, BM, BN) : g.items[idx]; };
-    auto lane_term = [&](const WorkItem& x) {
-      return lane < x.term_count ? (g.law.q ? law_term(g.law, x, lane) : g.terms[x.term_begin + lane]) : Term{};
-    };
+    auto lane_term = [&](const WorkItem& x) { return lane < x.term_count ? g.terms[x.term_begin + lane] : Term{}; };
     // x (H, the gate/up's output) may come from the grid this one depends on: every copy after the
     // wait. The consumers need no wait: they store Y only from what these copies brought.
     grid_dependency_wait();
-    WorkItem w = first_item < end_item ? item_at(first_item) : WorkItem{};
-    WorkItem wn = first_item + stride < end_item ? item_at(first_item + stride) : WorkItem{};
+    WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
+    WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
     Term tw = lane_term(w);
 #pragma unroll 1
     for (uint32_t item = first_item; item < end_item; item += stride) {
       const bool has_next = item + stride < end_item;
-      const WorkItem wnn = item + 2 * stride < end_item ? item_at(item + 2 * stride) : WorkItem{};
+      const WorkItem wnn = item + 2 * stride < end_item ? g.items[item + 2 * stride] : WorkItem{};
       const Term tn = lane_term(wn);  // wn arrived during the previous item
       auto term = [&](uint32_t ti) -> Term {
         if (w.term_count > 32) return g.terms[w.term_begin + ti];
@@ -420,7 +411,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll
         for (int i = 0; i < BM / 4; ++i) {
           const uint32_t r = lane / 8 + 4 * i;
-          arow[i] = r < w.m_count ? list_row(g, w.m_begin + r) : ~0u;
+          aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
         }
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
@@ -510,8 +501,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll
             for (int i = 0; i < BM / 4; ++i) {
               const uint32_t r = lane / 8 + 4 * i, kc = lane % 8;
-              const bool ok = arow[i] != ~0u && kk + kc * 8 < t.len;
-              cp_async16(sA + swz128(r, kc), ok ? A + int64_t(arow[i]) * int64_t(g.lda) + t.a + kk + kc * 8 : A, ok);
+              const bool ok = aoff[i] >= 0 && kk + kc * 8 < t.len;
+              cp_async16(sA + swz128(r, kc), ok ? A + aoff[i] + t.a + kk + kc * 8 : A, ok);
             }
           }
           finish_stage();

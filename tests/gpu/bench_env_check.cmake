@@ -13,7 +13,6 @@ set(cases
     "QALG_WS_TRIM=yes|QALG_WS_TRIM must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_NARROW_W=on|QALG_WS_NARROW_W must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_PDL=2|QALG_FFN_PDL must be 0 or 1 \\(got '2'\\)"
-    "QALG_WS_LAW_GRID=on|QALG_WS_LAW_GRID must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_GATE_ORDER=rows|QALG_FFN_GATE_ORDER must be columns or types \\(got 'rows'\\)"
     "QALG_ABLATE_SHAPES=Qwen4|QALG_ABLATE_SHAPES: 'Qwen4' starts no ablate shape's name"
     "QALG_ABLATE_SHAPES=square,,Qwen3-32B|QALG_ABLATE_SHAPES: '' starts no ablate shape's name"

@@ -613,23 +613,6 @@ void switch_and_s80_cases(bool (*get)(), void (*set)(bool), const std::string& o
   });
 }
 
-// set_ws_law_grid(true, the default) and (false): the streaming warp-specialised tiles (and gate/up)
-// take items and terms from the complete-graph law's closed form where the rows have one (cyclic
-// types with q | M, the square's interval types), else from the list. Every tile on the switch cases
-// and Qwen3-4B's widths, then the switch cases again with both item orders types outer (the law's
-// by-rows order for the projections and for gate/up): the results must be the reference's.
-TEST(WsLawGrid, ResultsAsWithout) {
-  switch_and_s80_cases(ws_law_grid, set_ws_law_grid, "ws-law", "ws-list", 2700);
-  const bool on = ws_law_grid();
-  set_ws_law_grid(true);
-  set_ws_item_order(WsItemOrder::types);
-  set_ffn_gate_item_order(WsItemOrder::types);
-  ws_switch_cases("ws-law-types", 2900);
-  set_ws_item_order(WsItemOrder::columns);
-  set_ffn_gate_item_order(WsItemOrder::columns);
-  set_ws_law_grid(on);
-}
-
 // set_ws_narrow_w(true, the default) and (false): an item narrower than its tile copies only the W
 // boxes its columns reach, and the tile's other accumulator columns (from stale shared memory) must
 // never reach Y. Every warp-specialised tile on the switch cases (partial column tiles of 72, 48,

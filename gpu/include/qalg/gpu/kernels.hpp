@@ -333,15 +333,6 @@ bool row_formula_enabled();
 // process-wide, like set_row_formula (the bench's QALG_LAW_GRID=0 turns it off to compare).
 void set_law_grid(bool on);
 bool law_grid_enabled();
-// The same for the streaming warp-specialised tiles (ws, wsl; wgs_gemm.cuh) and the gated FFN's
-// gate/up on them: their producer computes items and terms from the index instead of loading them
-// from the list, in the list's orders (columns; types: type and row tile outer). On by default
-// (twenty-second session, call 6, warm medians alone in one run: Qwen3-32B wsl64x128 172.4 -> 161.7
-// µs, ws64x128 207.6 -> 177.8, Qwen3-1.7B wsl64x128 27.3 -> 24.8, the square n = 4096 39.7 -> 37.4;
-// 4B, 8B, DS-V3 1-3 % faster; only wsl64x192 slower: 1.7B 24.7 -> 26.3, 8B and 32B 1-2 %). Results are the same
-// either way. Process-wide; the bench's QALG_WS_LAW_GRID=0|1.
-void set_ws_law_grid(bool on);
-bool ws_law_grid();
 
 // The warp-specialised forward (wgs_gemm.cuh) fences the generic proxy against the async proxy
 // only before steps whose x rows came by cp.async (twelfth session); on = before every step, as
