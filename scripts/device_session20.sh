@@ -160,35 +160,7 @@ EOF3
         done
       done
       { head -1 "$(ls "$W"/ab_*_ref1.csv | head -1)"; cat "$W/ab_all.csv"; } >"$O/ab.csv"
-      python3 - "$O/ab.csv" "$W/ab_best" <<'EOF5'
-import csv, sys, math
-t, keys, sides = {}, [], []
-for r in csv.DictReader(open(sys.argv[1])):
-    suite, side = r["suite"].split("@")
-    if suite == "ablate": k = (r["shape"], r["variant"])
-    elif suite == "table" and r["kind"] == "ffn" and r["M"] == "2048": k = (r["shape"], "ffn")
-    elif suite == "table" and r["kind"] in ("projection", "square"): k = (r["shape"], "M=" + r["M"])
-    else: continue
-    if k not in keys: keys.append(k)
-    if side not in sides: sides.append(side)
-    t[k, side] = float(r["alg_warm_us"])
-    if r["alg_flush_us"]: t[k, side, "f"] = float(r["alg_flush_us"])
-names = []
-for s in sides:
-    if s[:-1] not in names: names.append(s[:-1])
-for suffix, what in ((), "warm"), (("f",), "flushed"):
-    rows = [k for k in keys if any((k, s) + suffix in t for s in sides)]
-    if not rows: continue
-    print(f"ab {what}".ljust(44) + "".join(f"{s:>9s}" for s in sides) + "".join(f"  {n}/ref" for n in names if n != "ref"))
-    for k in rows:
-        best = {n: min(t.get((k, s) + suffix, 1e30) for s in sides if s[:-1] == n) for n in names}
-        print(f"{k[0]:24s} {k[1]:18s} " + "".join(f"{t.get((k, s) + suffix, float('nan')):9.1f}" for s in sides)
-              + "".join(f"  {best[n] / best['ref']:{len(n) + 4}.3f}" for n in names if n != "ref"))
-geo = {n: math.exp(sum(math.log(min(t.get((k, s), 1e30) for s in sides if s[:-1] == n)) for k in keys) / len(keys))
-       for n in names if n != "ref"}
-print("ab geomean over warm rows: " + ", ".join(f"{n} {g:.2f}" for n, g in geo.items()))
-open(sys.argv[2], "w").write(min(geo, key=geo.get))
-EOF5
+      python3 scripts/ab_summary.py "$O/ab.csv" "$W/ab_best" || { echo "ab: no summary"; continue; }
       # later steps run with the fastest HEAD side's settings (geometric mean over the rows)
       win=$(cat "$W/ab_best"); for side in ${AB_HEAD_ENVS:-head:}; do
         [ "${side%%:*}" = "$win" ] && for e in $(echo "${side#*:}" | tr , ' '); do export "$e"; done
