@@ -130,7 +130,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   // kTmaStore: Y (or the gated FFN's H) as typed rows, 64-row boxes of 64 columns, like X's map;
   // with equal output widths r (multiples of 8) its columns split into (column within group, group),
   // so that a box past a group's end is clipped there and every tile, partial ones too, goes by TMA
-  const bool tma_store = g_ws_tma_store && rows_tma && BM == 64 && CL == 1 && a.ldc % 8 == 0;
+  const bool tma_store = g_ws_tma_store && rows_tma && BM == 64 && a.ldc % 8 == 0;  // (pairs too: session 23)
   const bool by_groups = tma_store && r != 0 && r % 8 == 0 && N % r == 0;
   const CUtensorMap mC = !tma_store ? m8
                          : by_groups ? tensor_map_grouped_typed_rows(a.C, dt, r, uint32_t(N / r), a.ldc, f, M, BM)

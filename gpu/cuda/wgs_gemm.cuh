@@ -174,7 +174,8 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // the session), the stores cost more than anything else: the square n = 32768 took 2195 µs whole
 // and 1335 without its stores, and the epilogue alone wrote C at 1.5 TB/s (Qwen3-8B: 61.0 against
 // 40.5 µs, Y at 1.2 TB/s), while the loads alone streamed at 3.5 TB/s. Used where the host passes
-// the flag: rows in closed form, BM = 64, one CTA per cluster; per item, where the rows past the
+// the flag: rows in closed form, BM = 64 (the pairs too since the twenty-third session: see
+// settle_store); per item, where the rows past the
 // tile's are past its type (TMA clips those) and either every 64-column block of the tile is whole
 // or r_group != 0: then tmapC splits Y's columns into (column within group, group) for groups of
 // r_group columns (equal output widths), and a box reaching past the tile's group is clipped there
@@ -546,16 +547,31 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     }
   };
   const bool no_mma = copy & kAblateNoMma, no_store = copy & kAblateNoStore;
-  const bool tma_store = (copy & kTmaStore) && BM == 64 && CL == 1;
+  const bool tma_store = (copy & kTmaStore) && BM == 64;
   uint32_t m_begin = 0;
   // kTmaStore: the stage a finished tile was stored from, until thread 0 has seen the copy engine
   // read it; then thread 0 releases it for all the consumers. Why deferred: waiting for the read
   // before going on left the warpgroup idle once per tile; here thread 0 waits while the next
   // step's wgmma runs.
+  // CL = 2 (twenty-third session; before, the pairs kept the per-thread stores, which the TMA stores
+  // beat by 6-22 % wherever tiles had whole 64-column boxes, nineteenth session, call 2; the pairs
+  // were measured against the lean tiles only before that, eighteenth session): the other CTA's producer multicasts
+  // its half of each W box into this CTA's stage too, and it may refill the stage only once this
+  // CTA's consumers have also arrived on ITS "empty" barrier (one arrival per warp, as release does).
+  // So thread 0 makes those four remote arrivals as well, after the read: until then the other
+  // producer cannot write into the tile being stored.
   int store_stage = -1;
   auto settle_store = [&]() {
     if (store_stage >= 0) {
-      if (threadIdx.x == 0) bulk_wait_read(), mbar_arrive_count(&empty[store_stage], kConsumers);
+      if (threadIdx.x == 0) {
+        bulk_wait_read(), mbar_arrive_count(&empty[store_stage], kConsumers);
+        if constexpr (CL > 1) {
+          const uint32_t other = cluster_ctarank() ^ 1;
+#pragma unroll
+          for (int w = 0; w < kConsumers / 32; ++w)
+            mbar_arrive_remote(&empty[store_stage], other, copy & kPairClusterScope);
+        }
+      }
       store_stage = -1;
     }
   };

@@ -23,6 +23,9 @@ template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(QAL
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 192, 2, 0, 3>(QALG_WGS_PARAMS);  // wsl64x192
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 4>(QALG_WGS_PARAMS);   // wsl64x64
 template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_PARAMS);
+// the paired tiles (clusters of two CTAs; TMA stores since the twenty-third session)
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 4, kStore, 2>(QALG_WGS_PARAMS);   // wsp64x64
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3, kStore, 2>(QALG_WGS_PARAMS);  // wsp64x128
 // the gated FFN's gate/up (two accumulators; two rescale calls made ptxas serialise, C7515)
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul>(QALG_WGS_PARAMS);
 template __global__ void wgs_forward_kernel<__half, 64, 128, 2, 0, 2, kSiluMul>(QALG_WGS_PARAMS);
