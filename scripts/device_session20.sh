@@ -28,6 +28,25 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 O=${1:?usage: device_session20.sh OUT_DIR}/s20
+# The settings, checked before anything is built (a bad one is refused, exit 2, nothing written)
+bad() { echo "device_session20.sh: $*" >&2; exit 2; }
+for step in ${STEPS:-order sweep}; do
+  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl) ;;
+    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl)" ;; esac
+done
+for f in ${AB_SUITES:-ffn abl}; do
+  case $f in ffn|abl|fwd) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd)" ;; esac
+done
+[[ ${AB_ROUNDS:-2} =~ ^[1-9][0-9]*$ ]] || bad "AB_ROUNDS must be a positive integer (got '${AB_ROUNDS}')"
+for side in ${AB_HEAD_ENVS:-head:}; do
+  [[ $side =~ ^[A-Za-z0-9_]+:([A-Z_0-9]+=[^,]*(,[A-Z_0-9]+=[^,]*)*)?$ ]] && [ "${side%%:*}" != ref ] ||
+    bad "AB_HEAD_ENVS: '$side' is not name:VAR=value[,VAR=value…] (name not ref)"
+done
+for run in ${NCU_RUNS:-}; do
+  IFS=: read -r tag shape variant mode extra <<<"$run"
+  [ -n "$tag" ] && [ -n "$shape" ] && [ -n "$variant" ] && [ -n "$mode" ] && [ -z "$extra" ] ||
+    bad "NCU_RUNS: '$run' is not tag:shape:variant:mode"
+done
 W=/tmp/s20; mkdir -p "$O" "$W"
 t00=$SECONDS
 left() { echo $(( ${DEADLINE:-540} - (SECONDS - t00) )); }

@@ -1,0 +1,45 @@
+"""scripts/device_session20.sh checks its settings before it builds anything: an unknown step or
+A/B suite, a non-positive AB_ROUNDS, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
+named ref), an NCU_RUNS entry that is not tag:shape:variant:mode — each refused with exit code 2,
+a message naming the setting, and no output folder written. Valid settings pass the check (shown
+by a later bad one being the one reported)."""
+import os
+import subprocess
+
+from conftest import ROOT
+
+SCRIPT = ROOT / "scripts" / "device_session20.sh"
+
+
+def run(tmp_path, **env):
+    out_dir = tmp_path / "out"
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("AB_", "NCU_", "STEPS"))}
+    e.update(env)
+    r = subprocess.run(["bash", str(SCRIPT), str(out_dir)], capture_output=True, text=True, env=e, check=False,
+                       timeout=60)
+    return r.returncode, r.stderr, out_dir.exists()
+
+
+def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
+    cases = [({"STEPS": "tests bogus"}, "unknown step 'bogus'"),
+             ({"STEPS": "ab", "AB_SUITES": "ffn xyz"}, "unknown suite 'xyz' in AB_SUITES"),
+             ({"STEPS": "ab", "AB_ROUNDS": "0"}, "AB_ROUNDS must be a positive integer"),
+             ({"STEPS": "ab", "AB_ROUNDS": "two"}, "AB_ROUNDS must be a positive integer"),
+             ({"STEPS": "ab", "AB_HEAD_ENVS": "law1:QALG_X"}, "AB_HEAD_ENVS: 'law1:QALG_X'"),
+             ({"STEPS": "ab", "AB_HEAD_ENVS": "ref:QALG_X=1"}, "AB_HEAD_ENVS: 'ref:QALG_X=1'"),
+             ({"STEPS": "ncu", "NCU_RUNS": "a:b:c"}, "NCU_RUNS: 'a:b:c'"),
+             ({"STEPS": "ncu", "NCU_RUNS": "a:b:c:d:e"}, "NCU_RUNS: 'a:b:c:d:e'")]
+    for env, message in cases:
+        rc, err, wrote = run(tmp_path, **env)
+        assert rc == 2, (env, err)
+        assert message in err, (env, err)
+        assert not wrote, env
+
+
+def test_valid_settings_pass_the_check(tmp_path):
+    # every setting valid except the last NCU_RUNS entry: that one must be what is reported
+    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu", AB_SUITES="fwd ffn abl", AB_ROUNDS="1",
+                         AB_HEAD_ENVS="law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0,QALG_FFN_PDL=1 head:",
+                         NCU_RUNS="skel:Qwen3-32B:fused-wsl64x128:sync-only bad")
+    assert rc == 2 and "NCU_RUNS: 'bad'" in err and not wrote
+    assert err.count("device_session20.sh:") == 1
