@@ -26,6 +26,7 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
+std::atomic<bool> g_ws_pack_terms{true};         // wgs_gemm.cuh PACK (on: session 24, call 4)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -95,11 +96,11 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // are multiples of 64 keep the measured path unchanged).
 // EPI = kSiluMul: the gated FFN's gate (a.B0) and up (a.B1) in one kernel, H = SiLU(gate)·up.
 // CL = 2: clusters of two CTAs sharing W by multicast (the list must pair: WorkList::pairs).
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1>
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK>;
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
@@ -189,7 +190,14 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   }
   if (t.engine == TileEngine::wgmma_ws_lean) {  // 3 / 3 / 2 stages: 4, 3 and 3 CTAs per SM
     if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4>(wl, a, M, K, N, f, s, r, stream), true;
-    if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
+    if (t.bm == 64 && t.bn == 128) {
+      // The packed kernel only where it packs (the kernel's own test: grouped, trimmed, x by TMA):
+      // elsewhere its unpacked path ran 1-5 % slower than the plain kernel (call 4: the Qwen3-30B
+      // expert 11.4 -> 11.8 and 11.5 -> 12.1 µs), the cost of the second loop in the producer.
+      const bool packs = s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0 && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0;
+      if (g_ws_pack_terms && packs) return launch_ws<T, 64, 128, 3, 0, 3, kStore, 1, true>(wl, a, M, K, N, f, s, r, stream), true;
+      return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
+    }
     if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
     // (wsl128x128, 2 stages, 2 CTAs per SM, was measured in the seventh session and dropped: slower
     // than wsl64x128 on every shape, 8B 120 against 69 µs, square n = 32768 2874 against 2309 µs.)
@@ -491,6 +499,8 @@ bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
+void set_ws_pack_terms(bool on) { g_ws_pack_terms = on; }
+bool ws_pack_terms() { return g_ws_pack_terms.load(); }
 bool ws_narrow_w() { return g_ws_narrow_w.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))

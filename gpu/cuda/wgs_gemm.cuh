@@ -288,7 +288,15 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // consumers; a stage is refilled only once both CTAs' consumers have released it, so every consumer
 // warp also arrives (lane 0) on the other CTA's "empty" barrier. Every step is a whole 64-row box
 // (the host checks that every term's length is a multiple of 64): no 8-row boxes.
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1>
+// PACK (twenty-fourth session; launched, where set_ws_pack_terms is on, for grouped trimmed plans with
+// x by TMA only: its unpacked path is slower than the plain kernel's by its second loop): a term's partly filled last step is packed with
+// the next term's first rows (same item, same coefficient) as 16-row slices, so an item of two
+// 160-row terms (Qwen3-32B, s = 160) takes 5 steps, not 6 (64, 64, 32 + 32, 64, 64), and two 80-row
+// terms (Qwen3-4B) 3, not 4; whole steps after a packed one start at any row (the grouped maps).
+// Why: call 2 of the session found the 32B projection bound by the depth of copies in flight per
+// SM (9 stages of 24 KB), not by steps or tensor-core columns: 64x160 tiles with 11 % fewer
+// columns and 29 % fewer steps ran slower at 2 stages × 3 CTAs; a half-empty step holds a stage.
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
@@ -298,6 +306,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
+  static_assert(!PACK || (NB == 1 && RES == 0 && CL == 1), "packed terms: the plain forward, W streamed");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
   const bool trim_tail = grouped && (copy & kTrimTail);
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
@@ -364,6 +373,72 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     auto lane_term = [&](const WorkItem& x) { return lane < x.term_count ? g.terms[x.term_begin + lane] : Term{}; };
     // x (H, the gate/up's output) may come from the grid this one depends on: every copy after the
     // wait. The consumers need no wait: they store Y only from what these copies brought.
+    // PACK: an item's steps with the terms packed (see PACK above). Every lane walks the same cursor
+    // (term, row); a step of 16-row slices is walked twice, first to count its slices and find
+    // whether it is the item's last, then to issue its copies.
+    auto pack_item = [&](uint32_t item, const WorkItem& w, auto& term) {
+      const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
+      const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
+      const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
+      auto skip_empty = [&](uint32_t& ti) {
+        while (ti < w.term_count && term(ti).len == 0) ++ti;
+      };
+      // Slices from (ti, kk) while the stage has room and the coefficient stays coef; with sA, their
+      // copies too. Returns the number of slices (1 … 4).
+      auto slices = [&](uint32_t& ti, uint32_t& kk, float coef, unsigned char* sA, uint64_t* bar) -> uint32_t {
+        uint32_t n = 0;
+#pragma unroll 1
+        while (n < 4 && ti < w.term_count) {
+          const Term u = term(ti);
+          if (n > 0 && u.coef != coef) break;
+#pragma unroll 1
+          for (; n < 4 && kk < u.len; ++n, kk += 16) {
+            if (sA) {
+              const int32_t a = int32_t(u.a / s_group);
+              if (lane == 0) tma_load_4d(sA + n * BM * 32, &tmapA16, int32_t(kk), a, ri, ty, bar);
+              if (lane < nbw)
+                tma_load_3d(sA + kABytes + lane * kWgChunk + n * 16 * 128, &tmap8, int32_t(w.n_begin + lane * 64),
+                            int32_t(kk), a, bar);
+            }
+          }
+          if (kk < u.len) break;
+          ++ti, kk = 0, skip_empty(ti);
+        }
+        return n;
+      };
+      uint32_t ti = 0, kk = 0;
+      skip_empty(ti);
+      bool first = true;
+#pragma unroll 1
+      while (ti < w.term_count) {
+        const Term t = term(ti);
+        const uint32_t flags0 = (first ? kFirst : 0) | (fence_every_step ? kFence : 0);
+        first = false;
+        if (t.len - kk >= kWgBK) {  // a whole step from row kk (any row: the grouped maps)
+          const int32_t a = int32_t(t.a / s_group), k0 = int32_t(kk);
+          kk += kWgBK;
+          if (kk == t.len) ++ti, kk = 0, skip_empty(ti);
+          const uint32_t s = next_stage(item, w, flags0 | (ti < w.term_count ? 0 : kLast), t.coef, 0);
+          unsigned char* sA = smem + s * kStage;
+          if (lane == 0) {
+            mbar_arrive_expect_tx(&full[s], no_load ? 0 : nbw * 64 * kWgBK * 2 + kABytes);
+            if (!no_load) tma_load_4d(sA, &tmapA, k0, a, ri, ty, &full[s]);
+          }
+          if (!no_load && lane < nbw)
+            tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), k0, a, &full[s]);
+        } else {  // 16-row slices: the rest of this term, then the next terms' first rows
+          uint32_t ti1 = ti, kk1 = kk;
+          const uint32_t n = slices(ti1, kk1, t.coef, nullptr, nullptr);
+          const uint32_t flags = flags0 | (ti1 < w.term_count ? 0 : kLast) | kASlices | (n & 3u) << kK16Shift;
+          const uint32_t s = next_stage(item, w, flags, t.coef, 0);
+          unsigned char* sA = smem + s * kStage;
+          if (lane == 0) mbar_arrive_expect_tx(&full[s], no_load ? 0 : n * (BM * 32 + nbw * 16 * 64 * 2));
+          if (no_load) ti = ti1, kk = kk1;
+          else slices(ti, kk, t.coef, sA, &full[s]);
+        }
+        finish_stage();
+      }
+    };
     grid_dependency_wait();
     WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
@@ -419,6 +494,13 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, 0);
         if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
         finish_stage();
+      }
+      if constexpr (PACK) {
+        if (grouped && trim_tail && rows_tma) {
+          pack_item(item, w, term);
+          w = wn, wn = wnn, tw = tn;
+          continue;
+        }
       }
       bool first = true, released = false;
 #pragma unroll 1
@@ -626,7 +708,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         const uint32_t ks = (hf >> kK16Shift) & 7u;
         const uint32_t a_wg = sa + wg * 64 * 128, a_sl = sa + wg * 64 * 32;  // 128B layout / 16-column slices
         constexpr int kSl = BM * 32;
-        if (ks == 0) forward_step<T, BN, NB>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+        if (ks == 0 && (!PACK || !(hf & kASlices))) forward_step<T, BN, NB>(acc, acc1, a_wg, sb, sb + kBBytes, first);
+        else if (PACK && ks == 0) forward_step<T, BN, NB, 4, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);
         else if (hf & kASlices) {
           if (ks == 1) forward_step<T, BN, NB, 1, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);
           else if (ks == 2) forward_step<T, BN, NB, 2, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);

@@ -20,6 +20,7 @@ namespace qalg::gpu::detail {
       const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, \
       const __grid_constant__ CUtensorMap, const __grid_constant__ CUtensorMap, uint32_t, uint32_t, uint32_t
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3>(QALG_WGS_PARAMS);  // wsl64x128
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3, kStore, 1, true>(QALG_WGS_PARAMS);  // packed
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 192, 2, 0, 3>(QALG_WGS_PARAMS);  // wsl64x192
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 4>(QALG_WGS_PARAMS);   // wsl64x64
 template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_PARAMS);

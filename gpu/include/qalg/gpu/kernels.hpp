@@ -256,6 +256,13 @@ bool ws_trim_tail();
 // Process-wide; the bench's QALG_WS_NARROW_W=0|1.
 void set_ws_narrow_w(bool on);
 bool ws_narrow_w();
+// wsl64x128 packs a term's partly filled last step with the next term's first rows (wgs_gemm.cuh
+// PACK: Qwen3-32B 6 -> 5 steps per item, Qwen3-4B 4 -> 3) where the plan's input groups share one
+// width that is not a multiple of 64 and the rows have a closed form; results are the same either
+// way. On by default (twenty-fourth session, call 4: Qwen3-32B 147.1 -> 140.2 and 156.6 -> 142.2 µs,
+// Qwen3-4B level). Process-wide; the bench's QALG_WS_PACK=0|1.
+void set_ws_pack_terms(bool on);
+bool ws_pack_terms();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
