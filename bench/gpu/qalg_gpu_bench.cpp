@@ -48,8 +48,7 @@ int main(int argc, char** argv) {
   // (nineteenth session): the warp-specialised tiles store through TMA; QALG_WS_TRIM=0|1 (twentieth):
   // they trim the partly empty last steps of s % 64 != 0 terms; QALG_WS_NARROW_W=0|1: they copy only
   // the W boxes a narrow item reaches; QALG_FFN_PDL=0|1 (twenty-first): the gated FFN's down
-  // projection by programmatic dependent launch; QALG_WS_PACK=0|1 (twenty-fourth): wsl64x128 packs
-  // terms (set_ws_pack_terms); QALG_WS_ORDER=columns|types: their item order; QALG_SQUARE_N: the square suite's n
+  // projection by programmatic dependent launch; QALG_WS_ORDER=columns|types: their item order; QALG_SQUARE_N: the square suite's n
   // (a positive multiple of 128).
   auto flag = [](const char* name, void (*set)(bool)) {
     const char* v = std::getenv(name);
@@ -64,9 +63,18 @@ int main(int argc, char** argv) {
   };
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
-      !flag("QALG_WS_PACK", qalg::gpu::set_ws_pack_terms) ||
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch))
     return 2;
+  // QALG_WS_PACK=0|1|2 (twenty-fourth session): wsl64x128 packs terms never, where two last steps make
+  // a whole one (the default), or always (set_ws_pack_terms).
+  if (const char* v = std::getenv("QALG_WS_PACK")) {
+    const std::string m = v;
+    if (m != "0" && m != "1" && m != "2") {
+      std::cerr << "qalg_gpu_bench: QALG_WS_PACK must be 0, 1 or 2 (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_ws_pack_terms(qalg::gpu::WsPackTerms(m[0] - '0'));
+  }
   // An item order (columns|types) for set: the projections' (QALG_WS_ORDER) or gate/up's
   // (QALG_FFN_GATE_ORDER, twenty-second session).
   auto order = [](const char* name, void (*set)(qalg::gpu::WsItemOrder)) {

@@ -26,7 +26,7 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
-std::atomic<bool> g_ws_pack_terms{true};         // wgs_gemm.cuh PACK (on: session 24, call 4)
+std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -194,8 +194,10 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
       // The packed kernel only where it packs (the kernel's own test: grouped, trimmed, x by TMA):
       // elsewhere its unpacked path ran 1-5 % slower than the plain kernel (call 4: the Qwen3-30B
       // expert 11.4 -> 11.8 and 11.5 -> 12.1 µs), the cost of the second loop in the producer.
-      const bool packs = s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0 && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0;
-      if (g_ws_pack_terms && packs) return launch_ws<T, 64, 128, 3, 0, 3, kStore, 1, true>(wl, a, M, K, N, f, s, r, stream), true;
+      const WsPackTerms mode = WsPackTerms(g_ws_pack_terms.load());
+      const bool packs = s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0 && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0 &&
+                         (mode == WsPackTerms::always || (mode == WsPackTerms::whole_steps && s % 64 == 32));
+      if (packs) return launch_ws<T, 64, 128, 3, 0, 3, kStore, 1, true>(wl, a, M, K, N, f, s, r, stream), true;
       return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
     }
     if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
@@ -499,8 +501,8 @@ bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
-void set_ws_pack_terms(bool on) { g_ws_pack_terms = on; }
-bool ws_pack_terms() { return g_ws_pack_terms.load(); }
+void set_ws_pack_terms(WsPackTerms m) { g_ws_pack_terms = uint32_t(m); }
+WsPackTerms ws_pack_terms() { return WsPackTerms(g_ws_pack_terms.load()); }
 bool ws_narrow_w() { return g_ws_narrow_w.load(); }
 void set_ws_ablation(uint32_t mask) {
   if (mask & ~uint32_t(ws_ablate_no_load | ws_ablate_no_mma | ws_ablate_no_store))

@@ -288,8 +288,9 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // consumers; a stage is refilled only once both CTAs' consumers have released it, so every consumer
 // warp also arrives (lane 0) on the other CTA's "empty" barrier. Every step is a whole 64-row box
 // (the host checks that every term's length is a multiple of 64): no 8-row boxes.
-// PACK (twenty-fourth session; launched, where set_ws_pack_terms is on, for grouped trimmed plans with
-// x by TMA only: its unpacked path is slower than the plain kernel's by its second loop): a term's partly filled last step is packed with
+// PACK (twenty-fourth session; launched for grouped trimmed plans with x by TMA only, as
+// set_ws_pack_terms says (by default where s mod 64 = 32): its unpacked path is slower than the
+// plain kernel's by its second loop): a term's partly filled last step is packed with
 // the next term's first rows (same item, same coefficient) as 16-row slices, so an item of two
 // 160-row terms (Qwen3-32B, s = 160) takes 5 steps, not 6 (64, 64, 32 + 32, 64, 64), and two 80-row
 // terms (Qwen3-4B) 3, not 4; whole steps after a packed one start at any row (the grouped maps).

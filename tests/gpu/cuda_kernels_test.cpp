@@ -574,17 +574,19 @@ TEST(WsTrimTail, ResultsAsWithout) {
   });
 }
 
-// set_ws_pack_terms(true) and (false, the default) on wsl64x128 (the one packed tile): input widths
-// 80 and 160 (packed steps of 1 + 3 and 2 + 2 slices, then whole steps from rows 48 and 32), 40 and
-// 24 (a slice half past the group, zero-filled; a 24-row term packs into one step with the next
-// term's rows), 64 (never packed); Q_2^{⊗2} (coefficients that differ between terms, so packing
-// stops at them), cyclic types (rows in closed form: packed) and random ones (not). M = 4 · 77:
-// a 13-row block per type.
+// set_ws_pack_terms off, whole_steps (the default) and always on wsl64x128 (the one packed tile):
+// input widths 80 and 160 (packed steps of 1 + 3 and 2 + 2 slices, then whole steps from rows 48
+// and 32; 160 packs by default), 40 and 24 (a slice half past the group, zero-filled; a 24-row term
+// packs into one step with the next term's rows), 64 (never packed); Q_2^{⊗2} (coefficients that
+// differ between terms, so packing stops at them), cyclic types (rows in closed form: packed) and
+// random ones (not). M = 4 · 77: a 13-row block per type.
 TEST(WsPackTerms, ResultsAsUnpacked) {
   uint64_t seed = 2400;
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
-  both_ways(ws_pack_terms, set_ws_pack_terms, [&](bool on) {
-    const std::string p = on ? "packed" : "unpacked";
+  const WsPackTerms before = ws_pack_terms();
+  for (WsPackTerms mode : {WsPackTerms::always, WsPackTerms::whole_steps, WsPackTerms::off}) {
+    set_ws_pack_terms(mode);
+    const std::string p = mode == WsPackTerms::always ? "pack-always" : mode == WsPackTerms::off ? "unpacked" : "pack-whole";
     for (bool integer : {false, true}) {
       for (uint32_t s : {80u, 160u, 40u, 24u, 64u})
         run_conformance({p + "/complete:4-s" + std::to_string(s), complete_table(4), same(4, s), same(4, 200)},
@@ -592,7 +594,8 @@ TEST(WsPackTerms, ResultsAsUnpacked) {
       run_conformance({p + "/Q2^2-s40", q2_power(2), same(4, 40), same(4, 136)}, DType::bf16, integer, 4 * 77, seed++,
                       kFwdFused);
     }
-  });
+  }
+  set_ws_pack_terms(before);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

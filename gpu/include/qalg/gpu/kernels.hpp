@@ -257,12 +257,19 @@ bool ws_trim_tail();
 void set_ws_narrow_w(bool on);
 bool ws_narrow_w();
 // wsl64x128 packs a term's partly filled last step with the next term's first rows (wgs_gemm.cuh
-// PACK: Qwen3-32B 6 -> 5 steps per item, Qwen3-4B 4 -> 3) where the plan's input groups share one
-// width that is not a multiple of 64 and the rows have a closed form; results are the same either
-// way. On by default (twenty-fourth session, call 4: Qwen3-32B 147.1 -> 140.2 and 156.6 -> 142.2 µs,
-// Qwen3-4B level). Process-wide; the bench's QALG_WS_PACK=0|1.
-void set_ws_pack_terms(bool on);
-bool ws_pack_terms();
+// PACK) where the plan's input groups share one width s that is not a multiple of 64, the rows have
+// a closed form and the trimmed last steps are on; results are the same either way.
+//   off: never; whole_steps (the default): only where s mod 64 = 32, so that two terms' last steps
+//   make one whole step (Qwen3-32B, s = 160: 6 -> 5 steps per item, the same copies); always: every
+//   such width (Qwen3-4B, s = 80: 4 -> 3 steps, but 21 copies instead of 12, the second term's rows
+//   48-79 as slices).
+// Twenty-fourth session, call 4 (then `always`): Qwen3-32B 147.1 -> 140.2 and 156.6 -> 142.2 µs,
+// Qwen3-4B 44.0 -> 43.8 and 43.4 -> 43.6 (level), the table's 4B 43.4 µs against 42.5-42.8 unpacked
+// in calls 1-3; so by default only the widths where no copy is added. Process-wide; the bench's
+// QALG_WS_PACK=0|1|2 (off, whole_steps, always).
+enum class WsPackTerms { off, whole_steps, always };
+void set_ws_pack_terms(WsPackTerms m);
+WsPackTerms ws_pack_terms();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
