@@ -63,10 +63,11 @@ int main(int argc, char** argv) {
   };
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
-      !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch))
+      !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) || !flag("QALG_FFN_PACK", qalg::gpu::set_ffn_pack_terms))
     return 2;
   // QALG_WS_PACK=0|1|2 (twenty-fourth session): wsl64x128 packs terms never, where two last steps make
-  // a whole one (the default), or always (set_ws_pack_terms).
+  // a whole one (the default), or always (set_ws_pack_terms); QALG_FFN_PACK=0|1 (above): the gated
+  // FFN's gate/up too, where that mode packs (set_ffn_pack_terms).
   if (const char* v = std::getenv("QALG_WS_PACK")) {
     const std::string m = v;
     if (m != "0" && m != "1" && m != "2") {

@@ -27,6 +27,7 @@ std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: 
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
+std::atomic<bool> g_ffn_pack_terms{false};       // the same for the gated FFN's gate/up (set_ffn_pack_terms)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -168,6 +169,13 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                                 grouped ? s : 0u, r_group),
              "wgs_forward_kernel launch");
 }
+// Whether the packed kernel (wgs_gemm.cuh PACK) runs for input width s (the kernel's own test:
+// grouped, trimmed, x by TMA) under the set_ws_pack_terms mode.
+bool packs_terms(uint32_t s, uint64_t K, RowFormula f, const GemmArgs& a) {
+  const WsPackTerms mode = WsPackTerms(g_ws_pack_terms.load());
+  return s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0 && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0 &&
+         (mode == WsPackTerms::always || (mode == WsPackTerms::whole_steps && s % 64 == 32));
+}
 template <typename T>
 bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, uint64_t M, RowFormula f,
                      cudaStream_t stream) {
@@ -194,10 +202,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
       // The packed kernel only where it packs (the kernel's own test: grouped, trimmed, x by TMA):
       // elsewhere its unpacked path ran 1-5 % slower than the plain kernel (call 4: the Qwen3-30B
       // expert 11.4 -> 11.8 and 11.5 -> 12.1 µs), the cost of the second loop in the producer.
-      const WsPackTerms mode = WsPackTerms(g_ws_pack_terms.load());
-      const bool packs = s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0 && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0 &&
-                         (mode == WsPackTerms::always || (mode == WsPackTerms::whole_steps && s % 64 == 32));
-      if (packs) return launch_ws<T, 64, 128, 3, 0, 3, kStore, 1, true>(wl, a, M, K, N, f, s, r, stream), true;
+      if (packs_terms(s, K, f, a)) return launch_ws<T, 64, 128, 3, 0, 3, kStore, 1, true>(wl, a, M, K, N, f, s, r, stream), true;
       return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
     }
     if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
@@ -376,6 +381,8 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, b
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
     if (bn == 64 && lean) return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
+    if (bn == 64 && g_ffn_pack_terms && packs_terms(sw, K, impl.formula, a))
+      return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul, 1, true>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
     if (bn == 64) return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
     return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
   };
@@ -502,6 +509,8 @@ void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
 void set_ws_pack_terms(WsPackTerms m) { g_ws_pack_terms = uint32_t(m); }
+void set_ffn_pack_terms(bool on) { g_ffn_pack_terms = on; }
+bool ffn_pack_terms() { return g_ffn_pack_terms.load(); }
 WsPackTerms ws_pack_terms() { return WsPackTerms(g_ws_pack_terms.load()); }
 bool ws_narrow_w() { return g_ws_narrow_w.load(); }
 void set_ws_ablation(uint32_t mask) {

@@ -307,7 +307,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   constexpr int NB = EPI == kSiluMul ? 2 : 1;
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
-  static_assert(!PACK || (NB == 1 && RES == 0 && CL == 1), "packed terms: the plain forward, W streamed");
+  static_assert(!PACK || (RES == 0 && CL == 1), "packed terms: W streamed, no clusters");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
   const bool trim_tail = grouped && (copy & kTrimTail);
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
@@ -400,6 +400,9 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
               if (lane < nbw)
                 tma_load_3d(sA + kABytes + lane * kWgChunk + n * 16 * 128, &tmap8, int32_t(w.n_begin + lane * 64),
                             int32_t(kk), a, bar);
+              if (NB == 2 && lane >= 16 && lane < 16 + nbw)  // the up matrix's slice after the gate's
+                tma_load_3d(sA + kABytes + kBBytes + (lane - 16) * kWgChunk + n * 16 * 128, &tmapU8,
+                            int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk), a, bar);
             }
           }
           if (kk < u.len) break;
@@ -422,18 +425,21 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           const uint32_t s = next_stage(item, w, flags0 | (ti < w.term_count ? 0 : kLast), t.coef, 0);
           unsigned char* sA = smem + s * kStage;
           if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], no_load ? 0 : nbw * 64 * kWgBK * 2 + kABytes);
+            mbar_arrive_expect_tx(&full[s], no_load ? 0 : NB * nbw * 64 * kWgBK * 2 + kABytes);
             if (!no_load) tma_load_4d(sA, &tmapA, k0, a, ri, ty, &full[s]);
           }
           if (!no_load && lane < nbw)
             tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), k0, a, &full[s]);
+          if (NB == 2 && !no_load && lane >= 16 && lane < 16 + nbw)
+            tma_load_3d(sA + kABytes + kBBytes + (lane - 16) * kWgChunk, &tmapU64, int32_t(w.n_begin + (lane - 16) * 64),
+                        k0, a, &full[s]);
         } else {  // 16-row slices: the rest of this term, then the next terms' first rows
           uint32_t ti1 = ti, kk1 = kk;
           const uint32_t n = slices(ti1, kk1, t.coef, nullptr, nullptr);
           const uint32_t flags = flags0 | (ti1 < w.term_count ? 0 : kLast) | kASlices | (n & 3u) << kK16Shift;
           const uint32_t s = next_stage(item, w, flags, t.coef, 0);
           unsigned char* sA = smem + s * kStage;
-          if (lane == 0) mbar_arrive_expect_tx(&full[s], no_load ? 0 : n * (BM * 32 + nbw * 16 * 64 * 2));
+          if (lane == 0) mbar_arrive_expect_tx(&full[s], no_load ? 0 : n * (BM * 32 + NB * nbw * 16 * 64 * 2));
           if (no_load) ti = ti1, kk = kk1;
           else slices(ti, kk, t.coef, sA, &full[s]);
         }

@@ -599,6 +599,26 @@ TEST(WsPackTerms, ResultsAsUnpacked) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
+// set_ffn_pack_terms on and off (the default) for the gated FFN's gate/up on ws64x64 (two W tiles per
+// step, both as slices in a packed step), under whole_steps (s = 224 and 96 pack: DeepSeek-V3's
+// width and a 32-row tail at 96; 80 does not) and always (80 packs, 1 + 3 slices), q = 32, 2048 rows.
+TEST(WsPackTerms, GatedFfnResultsAsUnpacked) {
+  uint64_t seed = 2500;
+  const WsPackTerms before = ws_pack_terms();
+  set_ffn_gate_engine(FfnGateEngine::ws64x64);
+  for (bool ffn : {true, false})
+    for (WsPackTerms mode : {WsPackTerms::whole_steps, WsPackTerms::always}) {
+      set_ffn_pack_terms(ffn);
+      set_ws_pack_terms(mode);
+      const std::string p = std::string(ffn ? "ffn-pack" : "ffn-unpacked") + (mode == WsPackTerms::always ? "-always" : "-whole");
+      for (uint32_t s : {224u, 96u, 80u})
+        run_conformance({p + "/s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)}, DType::bf16, false,
+                        2048, seed++, kFfn);
+    }
+  set_ffn_pack_terms(false);
+  set_ws_pack_terms(before);
+}
+
 // set_ffn_dependent_launch(true) and (false, the default): the gated FFN's down projection on a
 // warp-specialised tile launches by PDL after gate/up and copies H only once that grid is done. Every
 // warp-specialised down tile (random inputs in bf16 and f16, the f = 48 down plan on the grouped maps),

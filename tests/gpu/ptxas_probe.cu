@@ -31,6 +31,7 @@ template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3, kSt
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul>(QALG_WGS_PARAMS);
 template __global__ void wgs_forward_kernel<__half, 64, 128, 2, 0, 2, kSiluMul>(QALG_WGS_PARAMS);
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 2, 0, 4, kSiluMul>(QALG_WGS_PARAMS);  // wsl64x64 gate/up
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul, 1, true>(QALG_WGS_PARAMS);  // packed gate/up
 #undef QALG_WGS_PARAMS
 template __global__ void wst_forward_kernel<__nv_bfloat16, 4, 128, 4, 1>(GemmArgs, uint32_t, uint32_t,
                                                                          const __grid_constant__ CUtensorMap,

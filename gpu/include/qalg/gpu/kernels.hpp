@@ -270,6 +270,12 @@ bool ws_narrow_w();
 enum class WsPackTerms { off, whole_steps, always };
 void set_ws_pack_terms(WsPackTerms m);
 WsPackTerms ws_pack_terms();
+// The gated FFN's gate/up on ws64x64 (the default gate engine) packs terms too, where the mode above
+// packs the width (DeepSeek-V3's s = 224 under whole_steps: 8 -> 7 steps per item). Off by default:
+// written after the twenty-fourth session's last device call, not yet timed. The bench's
+// QALG_FFN_PACK=0|1.
+void set_ffn_pack_terms(bool on);
+bool ffn_pack_terms();
 // Timing experiments only (the bench's ablate suite): the warp-specialised forward tiles leave out
 // their copies (ws_ablate_no_load), their wgmma (ws_ablate_no_mma) and/or their epilogue stores
 // (ws_ablate_no_store), so that timing what is left shows what bounds a kernel. WHILE ANY BIT IS SET
