@@ -508,7 +508,12 @@ bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }
 void set_ws_narrow_w(bool on) { g_ws_narrow_w = on; }
-void set_ws_pack_terms(WsPackTerms m) { g_ws_pack_terms = uint32_t(m); }
+void set_ws_pack_terms(WsPackTerms m) {
+  if (uint32_t(m) > uint32_t(WsPackTerms::always))
+    throw std::invalid_argument("set_ws_pack_terms: unknown mode " + std::to_string(uint32_t(m)) +
+                                " (off 0, whole_steps 1, always 2)");
+  g_ws_pack_terms = uint32_t(m);
+}
 void set_ffn_pack_terms(bool on) { g_ffn_pack_terms = on; }
 bool ffn_pack_terms() { return g_ffn_pack_terms.load(); }
 WsPackTerms ws_pack_terms() { return WsPackTerms(g_ws_pack_terms.load()); }

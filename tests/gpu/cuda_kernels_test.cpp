@@ -577,9 +577,11 @@ TEST(WsTrimTail, ResultsAsWithout) {
 // set_ws_pack_terms off, whole_steps (the default) and always on wsl64x128 (the one packed tile):
 // input widths 80 and 160 (packed steps of 1 + 3 and 2 + 2 slices, then whole steps from rows 48
 // and 32; 160 packs by default), 40 and 24 (a slice half past the group, zero-filled; a 24-row term
-// packs into one step with the next term's rows), 64 (never packed); Q_2^{⊗2} (coefficients that
-// differ between terms, so packing stops at them), cyclic types (rows in closed form: packed) and
-// random ones (not). M = 4 · 77: a 13-row block per type.
+// packs into one step with the next term's rows), 64 (never packed); Q_2^{⊗2} (up to four terms
+// per item, every coefficient 1: the packed slices run on through several terms); complete:4 in a
+// rescaled basis (λ = 1, 2, 4: the two terms of an item have different coefficients, so a packed
+// step stops at the next term and the consumers rescale between steps); cyclic types (rows in
+// closed form: packed) and random ones (not). M = 4 · 77: a 13-row block per type.
 TEST(WsPackTerms, ResultsAsUnpacked) {
   uint64_t seed = 2400;
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
@@ -593,6 +595,13 @@ TEST(WsPackTerms, ResultsAsUnpacked) {
                         integer ? DType::f16 : DType::bf16, integer, 4 * 77, seed++, kFwdFused);
       run_conformance({p + "/Q2^2-s40", q2_power(2), same(4, 40), same(4, 136)}, DType::bf16, integer, 4 * 77, seed++,
                       kFwdFused);
+      const TableData c4 = complete_table(4);
+      std::vector<Fraction> lambda(c4.dim);
+      for (uint32_t b = 0; b < c4.dim; ++b) lambda[b] = {int64_t(1) << (b % 3), 1};
+      for (uint32_t s : {80u, 160u})
+        run_conformance({p + "/complete:4-rescaled-s" + std::to_string(s), rescaled_table(c4, lambda), same(4, s),
+                         same(4, 136)},
+                        DType::bf16, integer, 4 * 77, seed++, kFwdFused);
     }
   }
   set_ws_pack_terms(before);
@@ -665,6 +674,13 @@ void switch_and_s80_cases(bool (*get)(), void (*set)(bool), const std::string& o
 // r = 304: last tiles of 48 columns, trimmed last steps). First passed in the twenty-first session.
 TEST(WsNarrowW, ResultsAsWithout) {
   switch_and_s80_cases(ws_narrow_w, set_ws_narrow_w, "narrow-w", "whole-w", 1900);
+}
+
+// set_ws_pack_terms refuses a mode outside the enum by name, and the mode stays as it was.
+TEST(WsPackTerms, RefusesUnknownMode) {
+  const WsPackTerms mode = ws_pack_terms();
+  EXPECT_NE(error_of([] { set_ws_pack_terms(WsPackTerms(3)); }).find("set_ws_pack_terms: unknown mode 3"), std::string::npos);
+  EXPECT_EQ(ws_pack_terms(), mode);
 }
 
 // set_ws_ablation is for timing only: it refuses unknown bits by name and is read back as set.
