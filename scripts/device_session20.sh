@@ -12,7 +12,7 @@
 #   table   the table suite (bench_table.csv) and the peer's table1 pass
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
 #           and the square n = ABLATE_SQUARE_N (default 32768)
-#   memcheck compute-sanitizer memcheck on MEMCHECK_FILTER
+#   memcheck compute-sanitizer (SAN_TOOLS, default memcheck) on MEMCHECK_FILTER
 #   gorder  (twenty-second session) the ffn suite under each of GATES (default ws64x64 wsl64x64 ws64x128) in
 #           both gate/up item orders (QALG_FFN_GATE_ORDER)
 #   ab      (twenty-second session) HEAD against .gpu-carry/ref (AB_REF=<commit> bash
@@ -228,10 +228,12 @@ EOF3
       echo "ablate rc $? ($((SECONDS - t00)) s)"; grep -E "^ablate" "$W/ablate.log" | cut -c1-150
       cp "$W/ablate.csv" "$O/"
       ;;
-    memcheck)
-      timeout $(( $(left) - 5 )) compute-sanitizer --tool memcheck --error-exitcode 3 "$B/test_gpu_cuda" \
-        --gtest_filter="${MEMCHECK_FILTER:-SanitizerSmall.*:Fixture.*}" >"$W/sanitizer_memcheck.log" 2>&1
-      echo "memcheck rc $?: $(grep -E "ERROR SUMMARY" "$W/sanitizer_memcheck.log" | tail -1)"
+    memcheck)  # SAN_TOOLS (default memcheck) on MEMCHECK_FILTER
+      for tool in ${SAN_TOOLS:-memcheck}; do
+        timeout $(( $(left) - 5 )) compute-sanitizer --tool "$tool" --error-exitcode 3 "$B/test_gpu_cuda" \
+          --gtest_filter="${MEMCHECK_FILTER:-SanitizerSmall.*:Fixture.*}" >"$W/sanitizer_$tool.log" 2>&1
+        echo "$tool rc $?: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$W/sanitizer_$tool.log" | tail -1)"
+      done
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac

@@ -27,7 +27,7 @@ std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: 
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
-std::atomic<bool> g_ffn_pack_terms{false};       // the same for the gated FFN's gate/up (set_ffn_pack_terms)
+std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's gate/up (set_ffn_pack_terms)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;

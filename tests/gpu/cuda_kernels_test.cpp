@@ -113,6 +113,31 @@ TEST(SanitizerSmall, NarrowFfnOneKernel) {
   set_narrow_ffn_stages(2);
   set_narrow_ffn_run(0);
 }
+// The packed-terms kernels (wgs_gemm.cuh PACK, both on by default where s mod 64 = 32) under the
+// sanitizers: 16-row slices of x and W packed across terms, slices half past a group (zero-filled
+// by the copy engine), a rescaled basis (a packed step stops at the next coefficient), the gated
+// FFN's gate/up with both W tiles as slices; a partial row block (c = 37) per type.
+TEST(SanitizerSmall, PackedTerms) {
+  uint64_t seed = 2600;
+  const WsPackTerms before = ws_pack_terms();
+  set_ws_pack_terms(WsPackTerms::always);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
+  const TableData c4 = complete_table(4);
+  std::vector<Fraction> lambda(c4.dim);
+  for (uint32_t b = 0; b < c4.dim; ++b) lambda[b] = {int64_t(1) << (b % 3), 1};
+  for (uint32_t s : {80u, 24u})
+    run_conformance({"sanitize-pack/complete:4-s" + std::to_string(s), c4, same(4, s), same(4, 136)}, DType::bf16, false,
+                    4 * 37, seed++, kFwdFused);
+  run_conformance({"sanitize-pack/complete:4-rescaled-s160", rescaled_table(c4, lambda), same(4, 160), same(4, 72)},
+                  DType::f16, false, 4 * 37, seed++, kFwdFused);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  set_ffn_gate_engine(FfnGateEngine::ws64x64);
+  set_ffn_pack_terms(true);
+  for (uint32_t s : {96u, 80u})
+    run_conformance({"sanitize-pack/ffn-complete:4-s" + std::to_string(s), c4, same(4, s), same(4, 64)}, DType::bf16,
+                    false, 4 * 37, seed++, kFfn);
+  set_ws_pack_terms(before);
+}
 // The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
 // the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
 // no grid stride divides (65539 chunks of 16 bytes) and for one pass.
@@ -608,7 +633,7 @@ TEST(WsPackTerms, ResultsAsUnpacked) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
-// set_ffn_pack_terms on and off (the default) for the gated FFN's gate/up on ws64x64 (two W tiles per
+// set_ffn_pack_terms on (the default) and off for the gated FFN's gate/up on ws64x64 (two W tiles per
 // step, both as slices in a packed step), under whole_steps (s = 224 and 96 pack: DeepSeek-V3's
 // width and a 32-row tail at 96; 80 does not) and always (80 packs, 1 + 3 slices), q = 32, 2048 rows.
 TEST(WsPackTerms, GatedFfnResultsAsUnpacked) {
@@ -624,7 +649,7 @@ TEST(WsPackTerms, GatedFfnResultsAsUnpacked) {
         run_conformance({p + "/s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)}, DType::bf16, false,
                         2048, seed++, kFfn);
     }
-  set_ffn_pack_terms(false);
+  set_ffn_pack_terms(true);  // the process default
   set_ws_pack_terms(before);
 }
 
