@@ -377,7 +377,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // PACK: an item's steps with the terms packed (see PACK above). Every lane walks the same cursor
     // (term, row); a step of 16-row slices is walked twice, first to count its slices and find
     // whether it is the item's last, then to issue its copies.
-    auto pack_item = [&](uint32_t item, const WorkItem& w, auto& term) {
+    auto pack_item = [&](uint32_t item, const WorkItem& w, auto& term, auto& group) {
       const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
       const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
       const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
@@ -394,8 +394,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           if (n > 0 && u.coef != coef) break;
 #pragma unroll 1
           for (; n < 4 && kk < u.len; ++n, kk += 16) {
-            if (sA) {
-              const int32_t a = int32_t(u.a / s_group);
+            if (sA) {  // (every lane takes this loop alike: the shuffle is converged)
+              const int32_t a = group(ti, u);
               if (lane == 0) tma_load_4d(sA + n * BM * 32, &tmapA16, int32_t(kk), a, ri, ty, bar);
               if (lane < nbw)
                 tma_load_3d(sA + kABytes + lane * kWgChunk + n * 16 * 128, &tmap8, int32_t(w.n_begin + lane * 64),
@@ -419,7 +419,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         const uint32_t flags0 = (first ? kFirst : 0) | (fence_every_step ? kFence : 0);
         first = false;
         if (t.len - kk >= kWgBK) {  // a whole step from row kk (any row: the grouped maps)
-          const int32_t a = int32_t(t.a / s_group), k0 = int32_t(kk);
+          const int32_t a = group(ti, t), k0 = int32_t(kk);
           kk += kWgBK;
           if (kk == t.len) ++ti, kk = 0, skip_empty(ti);
           const uint32_t s = next_stage(item, w, flags0 | (ti < w.term_count ? 0 : kLast), t.coef, 0);
@@ -460,11 +460,21 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         return Term{__shfl_sync(0xffffffffu, tw.a, ti), __shfl_sync(0xffffffffu, tw.len, ti),
                     __shfl_sync(0xffffffffu, tw.coef, ti), __shfl_sync(0xffffffffu, tw.diagonal, ti)};
       };
+      // The grouped maps' group index a / s of each term, once per item, every lane its own term.
+      // Why: s is a kernel argument, and a 32-bit division by it is ~20 dependent instructions
+      // (I2F, MUFU.RCP, F2I, IMADs); written at each copy, the step loop ran two of them before the
+      // copies of every step (SASS of 05591e7's wsl64x128: four such sequences on the step path).
+      const uint32_t gw = grouped ? tw.a / s_group : 0u;
+      auto group = [&](uint32_t ti, const Term& t) -> int32_t {
+        if (w.term_count > 32) return int32_t(t.a / s_group);
+        return int32_t(__shfl_sync(0xffffffffu, gw, ti));
+      };
       uint32_t rterm = ~0u;
       const uint64_t k = resident_key<RES>(g, w, &rterm);
       const uint64_t k_next = has_next ? resident_key<RES>(g, wn, nullptr) : ~uint64_t(0);
       if (k != ~uint64_t(0) && k != key) {  // fill the slot once the consumers released it
         const Term t = term(rterm);
+        const int32_t rg = grouped ? group(rterm, t) : 0;  // (every lane: a shuffle)
         mbar_wait(res_empty, res_par ^ 1);
         res_par ^= 1;
         if (lane == 0) mbar_arrive_expect_tx(res_full, RES * BN * kWgBK * 2);
@@ -473,7 +483,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           for (int r = 0; r < RES; ++r) {
             if (grouped)  // rows r·64 … of the group; past s (or past the term) the copy engine writes zeros
               tma_load_3d(resident + r * kBBytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64),
-                          int32_t(r * kWgBK), int32_t(t.a / s_group), res_full);
+                          int32_t(r * kWgBK), rg, res_full);
             else
               tma_w_block(resident + r * kBBytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64),
                           t.a + r * kWgBK, t.len > r * kWgBK ? t.len - r * kWgBK : 0, K, res_full);
@@ -504,7 +514,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
       if constexpr (PACK) {
         if (grouped && trim_tail && rows_tma) {
-          pack_item(item, w, term);
+          pack_item(item, w, term, group);
           w = wn, wn = wnn, tw = tn;
           continue;
         }
@@ -513,6 +523,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll 1
       for (uint32_t ti = 0; ti < w.term_count; ++ti) {
         const Term t = term(ti);
+        const int32_t tg = grouped ? group(ti, t) : 0;  // (once per term)
         const bool res = ti == rterm;
 #pragma unroll 1
         for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
@@ -548,8 +559,8 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
               if (a_slices) {
 #pragma unroll 1
                 for (uint32_t b = 0; b < n16; ++b)
-                  tma_load_4d(sA + b * BM * 32, &tmapA16, int32_t(kk + b * 16), int32_t(t.a / s_group), ri, ty, &full[s]);
-              } else if (grouped) tma_load_4d(sA, &tmapA, int32_t(kk), int32_t(t.a / s_group), ri, ty, &full[s]);
+                  tma_load_4d(sA + b * BM * 32, &tmapA16, int32_t(kk + b * 16), tg, ri, ty, &full[s]);
+              } else if (grouped) tma_load_4d(sA, &tmapA, int32_t(kk), tg, ri, ty, &full[s]);
               else tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
             }
           }
@@ -564,10 +575,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll 1
               for (uint32_t b = 0; b < n16; ++b)
                 tma_load_3d(sA + kABytes + lane * kWgChunk + b * 16 * 128, &tmap8, int32_t(w.n_begin + lane * 64),
-                            int32_t(kk + b * 16), int32_t(t.a / s_group), &full[s]);
+                            int32_t(kk + b * 16), tg, &full[s]);
             } else if (grouped)
               tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(kk),
-                          int32_t(t.a / s_group), &full[s]);
+                          tg, &full[s]);
             else
               tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), t.a + kk,
                           valid, K, &full[s]);
@@ -579,10 +590,9 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll 1
                 for (uint32_t b = 0; b < n16; ++b)
                   tma_load_3d(dst + b * 16 * 128, &tmapU8, int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk + b * 16),
-                              int32_t(t.a / s_group), &full[s]);
+                              tg, &full[s]);
               } else if (grouped)
-                tma_load_3d(dst, &tmapU64, int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk), int32_t(t.a / s_group),
-                            &full[s]);
+                tma_load_3d(dst, &tmapU64, int32_t(w.n_begin + (lane - 16) * 64), int32_t(kk), tg, &full[s]);
               else
                 tma_w_block(dst, &tmapU64, &tmapU8, int32_t(w.n_begin + (lane - 16) * 64), t.a + kk, valid, K, &full[s]);
             }
