@@ -34,6 +34,10 @@ for step in ${STEPS:-order sweep}; do
   case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl) ;;
     *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl)" ;; esac
 done
+for t in ${SAN_TOOLS:-memcheck}; do
+  case $t in memcheck|racecheck|synccheck|initcheck) ;;
+    *) bad "unknown tool '$t' in SAN_TOOLS (memcheck racecheck synccheck initcheck)" ;; esac
+done
 for f in ${AB_SUITES:-ffn abl}; do
   case $f in ffn|abl|fwd) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd)" ;; esac
 done

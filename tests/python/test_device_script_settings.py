@@ -1,5 +1,5 @@
 """scripts/device_session20.sh checks its settings before it builds anything: an unknown step or
-A/B suite, a non-positive AB_ROUNDS, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
+A/B suite or sanitizer tool (SAN_TOOLS), a non-positive AB_ROUNDS, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
 named ref), an NCU_RUNS entry that is not tag:shape:variant:mode — each refused with exit code 2,
 a message naming the setting, and no output folder written. Valid settings pass the check (shown
 by a later bad one being the one reported)."""
@@ -13,7 +13,7 @@ SCRIPT = ROOT / "scripts" / "device_session20.sh"
 
 def run(tmp_path, **env):
     out_dir = tmp_path / "out"
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("AB_", "NCU_", "STEPS"))}
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("AB_", "NCU_", "STEPS", "SAN_"))}
     e.update(env)
     r = subprocess.run(["bash", str(SCRIPT), str(out_dir)], capture_output=True, text=True, env=e, check=False,
                        timeout=60)
@@ -23,6 +23,7 @@ def run(tmp_path, **env):
 def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
     cases = [({"STEPS": "tests bogus"}, "unknown step 'bogus'"),
              ({"STEPS": "ab", "AB_SUITES": "ffn xyz"}, "unknown suite 'xyz' in AB_SUITES"),
+             ({"STEPS": "memcheck", "SAN_TOOLS": "memcheck leakcheck"}, "unknown tool 'leakcheck' in SAN_TOOLS"),
              ({"STEPS": "ab", "AB_ROUNDS": "0"}, "AB_ROUNDS must be a positive integer"),
              ({"STEPS": "ab", "AB_ROUNDS": "two"}, "AB_ROUNDS must be a positive integer"),
              ({"STEPS": "ab", "AB_HEAD_ENVS": "law1:QALG_X"}, "AB_HEAD_ENVS: 'law1:QALG_X'"),
@@ -38,7 +39,8 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
 
 def test_valid_settings_pass_the_check(tmp_path):
     # every setting valid except the last NCU_RUNS entry: that one must be what is reported
-    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu", AB_SUITES="fwd ffn abl", AB_ROUNDS="1",
+    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu memcheck", AB_SUITES="fwd ffn abl", AB_ROUNDS="1",
+                         SAN_TOOLS="memcheck racecheck synccheck initcheck",
                          AB_HEAD_ENVS="law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0,QALG_FFN_PDL=1 head:",
                          NCU_RUNS="skel:Qwen3-32B:fused-wsl64x128:sync-only bad")
     assert rc == 2 and "NCU_RUNS: 'bad'" in err and not wrote
