@@ -16,7 +16,8 @@
 #   gorder  (twenty-second session) the ffn suite under each of GATES (default ws64x64 wsl64x64 ws64x128) in
 #           both gate/up item orders (QALG_FFN_GATE_ORDER)
 #   ab      (twenty-second session) HEAD against .gpu-carry/ref (AB_REF=<commit> bash
-#           scripts/prepare_device_carry.sh): ffn suite and ablate tma-store, both builds, twice
+#           scripts/prepare_device_carry.sh): ffn suite and ablate tma-store, both builds, twice;
+#           AB_REF_SELF=1: the reference is HEAD's build with default settings (runtime switches)
 #   ncu     (twenty-second session) Nsight Compute (full set, SASS stall samples) on one ablate kernel
 #           (NCU_SHAPE, NCU_VARIANT, NCU_MODE); the top stalled instructions by scripts/ncu_top_stalls.py
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
@@ -42,6 +43,7 @@ for f in ${AB_SUITES:-ffn abl}; do
   case $f in ffn|abl|fwd) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd)" ;; esac
 done
 [[ ${AB_ROUNDS:-2} =~ ^[1-9][0-9]*$ ]] || bad "AB_ROUNDS must be a positive integer (got '${AB_ROUNDS}')"
+case ${AB_REF_SELF:-0} in 0|1) ;; *) bad "AB_REF_SELF must be 0 or 1 (got '${AB_REF_SELF}')" ;; esac
 for side in ${AB_HEAD_ENVS:-head:}; do
   [[ $side =~ ^[A-Za-z0-9_]+:([A-Z_0-9]+=[^,]*(,[A-Z_0-9]+=[^,]*)*)?$ ]] && [ "${side%%:*}" != ref ] ||
     bad "AB_HEAD_ENVS: '$side' is not name:VAR=value[,VAR=value…] (name not ref)"
@@ -154,17 +156,24 @@ EOF3
     ab)  # (twenty-second session) HEAD against the reference tree in .gpu-carry/ref (AB_REF of
       # prepare_device_carry.sh), built here into build-ref: the ffn suite and ablate tma-store
       # (variants V, the M = 2048 projections and the square n = 4096), ref then HEAD, twice
-      [ -d .gpu-carry/ref/gpu ] || { echo "ab: no .gpu-carry/ref"; continue; }
-      cmake -S .gpu-carry/ref/gpu -B build-ref -G Ninja -DCMAKE_BUILD_TYPE=Release >"$W/ab_cmake.log" 2>&1 &&
-        cmake --build build-ref -j"$(nproc)" --target qalg_gpu_bench >"$W/ab_build.log" 2>&1 ||
-        { echo "ab: reference build failed"; grep -E "error|Error" -A3 "$W/ab_build.log" | head -20; continue; }
-      echo "ab: reference built ($((SECONDS - t00)) s)"
+      # AB_REF_SELF=1 (twenty-sixth session): the reference side is HEAD's own build with no setting
+      # changed (no .gpu-carry/ref, no second build): for A/B of runtime switches only
+      refbin=build-ref/qalg_gpu_bench
+      if [ "${AB_REF_SELF:-0}" = 1 ]; then
+        refbin=$BIN; echo "ab: reference = HEAD's build, default settings"
+      else
+        [ -d .gpu-carry/ref/gpu ] || { echo "ab: no .gpu-carry/ref"; continue; }
+        cmake -S .gpu-carry/ref/gpu -B build-ref -G Ninja -DCMAKE_BUILD_TYPE=Release >"$W/ab_cmake.log" 2>&1 &&
+          cmake --build build-ref -j"$(nproc)" --target qalg_gpu_bench >"$W/ab_build.log" 2>&1 ||
+          { echo "ab: reference build failed"; grep -E "error|Error" -A3 "$W/ab_build.log" | head -20; continue; }
+        echo "ab: reference built ($((SECONDS - t00)) s)"
+      fi
       # AB_HEAD_ENVS (twenty-third session): HEAD once per name:VAR=value (comma-separated VARs), e.g.
       # "pdl0:QALG_FFN_PDL=0 pdl1:QALG_FFN_PDL=1"; default one side, head
       for round in $(seq 1 "${AB_ROUNDS:-2}"); do  # AB_ROUNDS (twenty-third session), default 2
         for side in ref ${AB_HEAD_ENVS:-head:}; do
           name=${side%%:*}; envs=${side#*:}; [ "$side" = ref ] && envs=
-          bin=$BIN; [ $name = ref ] && bin=build-ref/qalg_gpu_bench
+          bin=$BIN; [ $name = ref ] && bin=$refbin
           # AB_SUITES (twenty-third session): any of ffn abl fwd (the forward suite: projections and
           # squares as in the table, warm and flushed); default "ffn abl"
           for f in ${AB_SUITES:-ffn abl}; do

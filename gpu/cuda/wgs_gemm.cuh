@@ -214,6 +214,13 @@ enum CopyFlags : uint32_t {
 // 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 7-15 % faster on four of seven shapes,
 // the other tiles mostly 0-8 % slower and the gated FFNs 1-7 %; and its branch, even when off, raised ptxas's spills of
 // wsl64x192 from 14 to 62 bytes and of the 2-stage gate/up tiles from 0-22 to 54. Kept out.)
+// (kStoreEvictFirst, twenty-sixth session, measured and removed: the TMA stores of Y with the L2
+// policy evict-first (cache_hint 0x12F0000000000000), so that X and W, whose blocks several items
+// read, stay in the L2 while Y, written once, leaves first. Three rounds against the default in one
+// call (results/gpu/history/session26/call3): square n = 32768 0.982 warm / 0.980 flushed, n = 16384
+// 1.008 / 0.996, the M = 2048 projections 0.987-1.014, Qwen3-8B's tiles 1.7-3.8 % slower, all within
+// the spread of the same call's rows it cannot touch (Qwen3-32B at M = 8192, on the narrow kernel,
+// 0.954). The diff is store_hint.patch there.)
 // (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
 // twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against
 // 10.0 µs; removed.)

@@ -1,5 +1,5 @@
 """scripts/device_session20.sh checks its settings before it builds anything: an unknown step or
-A/B suite or sanitizer tool (SAN_TOOLS), a non-positive AB_ROUNDS, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
+A/B suite or sanitizer tool (SAN_TOOLS), a non-positive AB_ROUNDS, an AB_REF_SELF other than 0 or 1, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
 named ref), an NCU_RUNS entry that is not tag:shape:variant:mode — each refused with exit code 2,
 a message naming the setting, and no output folder written. Valid settings pass the check (shown
 by a later bad one being the one reported)."""
@@ -26,6 +26,7 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
              ({"STEPS": "memcheck", "SAN_TOOLS": "memcheck leakcheck"}, "unknown tool 'leakcheck' in SAN_TOOLS"),
              ({"STEPS": "ab", "AB_ROUNDS": "0"}, "AB_ROUNDS must be a positive integer"),
              ({"STEPS": "ab", "AB_ROUNDS": "two"}, "AB_ROUNDS must be a positive integer"),
+             ({"STEPS": "ab", "AB_REF_SELF": "yes"}, "AB_REF_SELF must be 0 or 1 (got 'yes')"),
              ({"STEPS": "ab", "AB_HEAD_ENVS": "law1:QALG_X"}, "AB_HEAD_ENVS: 'law1:QALG_X'"),
              ({"STEPS": "ab", "AB_HEAD_ENVS": "ref:QALG_X=1"}, "AB_HEAD_ENVS: 'ref:QALG_X=1'"),
              ({"STEPS": "ncu", "NCU_RUNS": "a:b:c"}, "NCU_RUNS: 'a:b:c'"),
@@ -40,6 +41,7 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
 def test_valid_settings_pass_the_check(tmp_path):
     # every setting valid except the last NCU_RUNS entry: that one must be what is reported
     rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu memcheck", AB_SUITES="fwd ffn abl", AB_ROUNDS="1",
+                         AB_REF_SELF="1",
                          SAN_TOOLS="memcheck racecheck synccheck initcheck",
                          AB_HEAD_ENVS="law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0,QALG_FFN_PDL=1 head:",
                          NCU_RUNS="skel:Qwen3-32B:fused-wsl64x128:sync-only bad")
