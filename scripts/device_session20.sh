@@ -40,7 +40,7 @@ for t in ${SAN_TOOLS:-memcheck}; do
     *) bad "unknown tool '$t' in SAN_TOOLS (memcheck racecheck synccheck initcheck)" ;; esac
 done
 for f in ${AB_SUITES:-ffn abl}; do
-  case $f in ffn|abl|fwd) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd)" ;; esac
+  case $f in ffn|abl|fwd|wid) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd wid)" ;; esac
 done
 [[ ${AB_ROUNDS:-2} =~ ^[1-9][0-9]*$ ]] || bad "AB_ROUNDS must be a positive integer (got '${AB_ROUNDS}')"
 case ${AB_REF_SELF:-0} in 0|1) ;; *) bad "AB_REF_SELF must be 0 or 1 (got '${AB_REF_SELF}')" ;; esac
@@ -175,7 +175,8 @@ EOF3
           name=${side%%:*}; envs=${side#*:}; [ "$side" = ref ] && envs=
           bin=$BIN; [ $name = ref ] && bin=$refbin
           # AB_SUITES (twenty-third session): any of ffn abl fwd (the forward suite: projections and
-          # squares as in the table, warm and flushed); default "ffn abl"
+          # squares as in the table, warm and flushed) wid (twenty-seventh: the wide suite, Qwen3-32B
+          # at M = 8192 and 32768 alone); default "ffn abl"
           for f in ${AB_SUITES:-ffn abl}; do
             case $f in
               ffn) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn \
@@ -185,6 +186,8 @@ EOF3
                      --out "$W/ab_abl_$name$round.csv" >"$W/ab_abl_$name$round.log" 2>&1 ;;
               fwd) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite forward \
                      --out "$W/ab_fwd_$name$round.csv" >"$W/ab_fwd_$name$round.log" 2>&1 ;;
+              wid) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite wide \
+                     --out "$W/ab_wid_$name$round.csv" >"$W/ab_wid_$name$round.log" 2>&1 ;;  # Qwen3-32B M = 8192, 32768
             esac
             tail -n +2 "$W/ab_${f}_$name$round.csv" | sed -E "s/^([a-z]+),/\1@$name$round,/" >>"$W/ab_all.csv"
           done
@@ -204,10 +207,12 @@ EOF3
       for run in ${NCU_RUNS:-ncu:${NCU_SHAPE:-Qwen3-32B}:${NCU_VARIANT:-fused-wsl64x128}:${NCU_MODE:-tma-store}}; do
         IFS=: read -r tag shape variant mode <<<"$run"
         [ "$(left)" -gt 60 ] || { echo "skip ncu $tag: $(left) s left"; continue; }
+        # NCU_SUITE / NCU_KERNEL (twenty-seventh session): another suite and kernel-name regex, e.g.
+        # NCU_SUITE=wide NCU_KERNEL=narrow_law (the first wide row, Qwen3-32B at M = 8192)
         QALG_ABLATE_SHAPES=$shape QALG_BENCH_VARIANTS=$variant QALG_ABLATE_MODES=$mode \
           timeout $(( $(left) - 30 )) ncu --set full --import-source yes \
-          --kernel-name regex:wgs_forward --launch-skip 4 --launch-count 1 -f -o "$W/$tag" \
-          $BIN --tables .gpu-carry/tables --suite ablate --out "$W/${tag}_ablate.csv" >"$W/${tag}_run.log" 2>&1
+          --kernel-name regex:${NCU_KERNEL:-wgs_forward} --launch-skip 4 --launch-count 1 -f -o "$W/$tag" \
+          $BIN --tables .gpu-carry/tables --suite ${NCU_SUITE:-ablate} --out "$W/${tag}_ablate.csv" >"$W/${tag}_run.log" 2>&1
         echo "ncu $tag ($shape $variant $mode) rc $? ($((SECONDS - t00)) s)"; tail -3 "$W/${tag}_run.log"
         ncu -i "$W/$tag.ncu-rep" --page details >"$W/${tag}_details.txt" 2>&1
         ncu -i "$W/$tag.ncu-rep" --page source --csv --print-source sass >"$W/${tag}_source.csv" 2>"$W/${tag}_source.err"

@@ -125,6 +125,16 @@ int main(int argc, char** argv) {
       ablate_shapes.push_back(p);
     }
   }
+  // QALG_WIDE_M=8192|32768 (twenty-seventh session): the wide suite times that row alone.
+  int wide_m = 0;
+  if (const char* v = std::getenv("QALG_WIDE_M")) {
+    const std::string m = v;
+    wide_m = m == "8192" ? 8192 : m == "32768" ? 32768 : -1;
+    if (wide_m < 0) {
+      std::cerr << "qalg_gpu_bench: QALG_WIDE_M must be 8192 or 32768 (got '" << m << "')\n";
+      return 2;
+    }
+  }
   // QALG_NARROW_RUN=N: output-group units per CTA of the narrow-group law tiles (0 = automatic, the default).
   if (const char* v = std::getenv("QALG_NARROW_RUN")) {
     try {
@@ -282,8 +292,9 @@ int main(int argc, char** argv) {
       for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
     }
     if (o.suite == "wide") {  // the two Qwen3-32B rows at M = 8192 and 32768 (q = 128, 256: s = 40, 20)
-      b.projection("Qwen3-32B", 5120, 25600, 8192, 128, "table");
-      b.projection("Qwen3-32B", 5120, 25600, 32768, 256, "table");
+      // QALG_WIDE_M=8192|32768 (twenty-seventh session): one of them (profilers)
+      if (wide_m != 32768) b.projection("Qwen3-32B", 5120, 25600, 8192, 128, "table");
+      if (wide_m != 8192) b.projection("Qwen3-32B", 5120, 25600, 32768, 256, "table");
     }
     if (o.suite == "narrow") {  // the narrow-group rows, cyclic and interval types (a probe of row strides)
       for (bool interval : {false, true}) {

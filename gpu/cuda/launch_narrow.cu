@@ -1,6 +1,9 @@
 // The narrow-group law kernel's entry (narrow_law.cuh): when it applies, its shape per plan, and
 // its launch for the endpoint-fused forward (tiles "nl64x128" and "nl64x64", TileEngine::narrow_law).
 #include <algorithm>
+#include <array>
+#include <map>
+#include <mutex>
 #include <atomic>
 #include <stdexcept>
 #include <type_traits>
@@ -8,31 +11,18 @@
 #include "batched_law.hpp"
 #include "launch_common.cuh"
 #include "narrow_law.cuh"
+#include "narrow_run.hpp"
 #include "tensor_map.hpp"
 
 namespace qalg::gpu {
 using namespace detail;
 
 namespace {
-// Units per CTA; 0 = automatic (narrow_auto_run). 16 was faster than 8 on both wide Qwen3-32B rows
-// in two calls (thirteenth session: M = 32768 1414 against 1456 us, M = 8192 437 against 473;
-// history/narrow_session13_v2.csv) and level with 24 and 32 in the fourteenth.
+// Units per CTA; 0 = automatic (narrow_auto_run, narrow_run.hpp). 16 was faster than 8 on both wide
+// Qwen3-32B rows in two calls (thirteenth session: M = 32768 1414 against 1456 us, M = 8192 437
+// against 473; history/narrow_session13_v2.csv) and level with 24 and 32 in the fourteenth.
 std::atomic<uint32_t> g_narrow_run{0};
 
-// The automatic run: about two CTAs per SM, each pipelining its units, at most 16 units per CTA;
-// a run above 1 rounded up to even (so that the pair boxes of the TMA stores apply). Why, measured
-// by QALG_NARROW_RUN on the FFN down projections at M = 2048, q = 32 (session 15, call 4,
-// history/ffn_runs_session15_call4): the Qwen3-30B expert's (s = 24, 1024 units) took 12.9 /
-// 12.6 / 11.0 / 10.3 / 13.3 us at runs 1 / 2 / 3 / 4 / 8 and DeepSeek-V3's (s = 64, 2048 units)
-// 39.7 / 35.1 / 34.6 / 30.9 / 30.2; the previous rule (two waves of 3 CTAs per SM) gave them runs
-// 1 and 2 (13.2 and 35.2 us); this one gives 4 and 8. The wide rows (32768 units and more) keep 16.
-// This rule is the sweep's choice, not yet timed as the default.
-uint32_t narrow_auto_run(uint64_t units_in_grid) {
-  const uint64_t want_ctas = 2ull * multiprocessors();
-  uint64_t run = std::clamp<uint64_t>((units_in_grid + want_ctas - 1) / want_ctas, 1, 16);
-  if (run > 1) run += run % 2;
-  return uint32_t(run);
-}
 std::atomic<bool> g_narrow_types_first{false};
 
 // Instantiated shapes: SK = s rounded up to 16 (32, 48, 64), or for NS = 2 to 24, 32, 40, 48, 64
@@ -105,8 +95,31 @@ void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs
   check_cuda(cudaGetLastError(), "narrow_law_kernel launch");
 }
 
+// CTAs per SM of the shape launch_narrow takes for tile width bn (its MINB: the shapes are sized
+// so that MINB fit, and no more), read from L's s and the switches only.
+uint32_t narrow_ctas_per_sm(const NarrowLaw& L, uint32_t bn) {
+  if (bn == 64)
+    return narrow64_shape(L, [](auto sk, auto deep) -> uint32_t {
+      return uint32_t(NarrowShape<decltype(sk)::value, decltype(deep)::value, 2>::kMinBlocks);
+    });
+  if (L.s <= 32) return g_narrow_deep == 1 ? NarrowShape<32, true, 1>::kMinBlocks : NarrowShape<32, false, 1>::kMinBlocks;
+  return L.s <= 48 ? NarrowShape<48, false, 1>::kMinBlocks : NarrowShape<64, false, 1>::kMinBlocks;
+}
+
+// narrow_auto_run, once per grid: its search simulates the dispatch of up to 20 waves of CTAs per
+// candidate run (milliseconds), and the layout is worked out at every launch.
+uint32_t cached_auto_run(uint32_t types, uint32_t row_blocks, uint32_t per_block, uint32_t ctas_per_sm) {
+  static std::mutex mutex;
+  static std::map<std::array<uint32_t, 4>, uint32_t> runs;
+  const std::array<uint32_t, 4> key{types, row_blocks, per_block, ctas_per_sm};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = runs.find(key);
+  if (it == runs.end()) it = runs.emplace(key, narrow_auto_run(types, row_blocks, per_block, ctas_per_sm, multiprocessors())).first;
+  return it->second;
+}
+
 // The kernel's parameters for a plan where narrow_law_applies (C's leading dimension ldc, A's lda).
-NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
+NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc, uint32_t bn) {
   const KernelPlan& p = b.plan().plan();
   const RowFormula& f = b.impl().formula;
   NarrowLaw L;
@@ -123,7 +136,7 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
   L.vec16 = L.r % 8 == 0 && L.pw % 8 == 0 && ldc % 8 == 0 ? 1 : 0;
   L.row_blocks = (L.c + kNarrowBM - 1) / kNarrowBM;
   const uint32_t run = g_narrow_run.load();
-  L.run = std::min(run != 0 ? run : narrow_auto_run(uint64_t(L.q) * L.row_blocks * L.q * L.pieces), L.q * L.pieces);
+  L.run = std::min(run != 0 ? run : cached_auto_run(L.q, L.row_blocks, L.q * L.pieces, narrow_ctas_per_sm(L, bn)), L.q * L.pieces);
   L.runs = (L.q * L.pieces + L.run - 1) / L.run;
   L.types_first = g_narrow_types_first ? 1 : 0;
   L.lda = uint32_t(lda), L.ldc = uint32_t(ldc);
@@ -180,7 +193,7 @@ void set_narrow_tma_store(int mode) {
 }
 bool narrow_stores_by_tma(const DeviceBatch& b) {
   if (!narrow_law_applies(b)) return false;
-  NarrowLaw L = narrow_layout(b, b.plan().plan().K(), b.plan().plan().N());
+  NarrowLaw L = narrow_layout(b, b.plan().plan().K(), b.plan().plan().N(), 64);
   return narrow_tma_store_fits(L);
 }
 
@@ -208,7 +221,7 @@ template <typename T>
 bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStream_t stream) {
   if (!narrow_law_applies(b)) return false;
   const RowFormula& f = b.impl().formula;
-  NarrowLaw L = narrow_layout(b, a.lda, a.ldc);
+  NarrowLaw L = narrow_layout(b, a.lda, a.ldc, bn);
   const bool v8 = L.s % 8 == 0;  // x copies of 16 bytes
   auto go = [&](auto sk, auto deep, auto ns, auto ts) {
     constexpr int SK = decltype(sk)::value, NS = decltype(ns)::value;

@@ -1,0 +1,79 @@
+// The narrow-group law kernel's automatic run (gpu/cuda/narrow_run.hpp): the SPEC shapes' runs
+// worked out by hand, and the rule against a second, plainer model of the GPU's CTA dispatch (a
+// clock stepping through slots) written here.
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "cuda/narrow_run.hpp"
+#include "property.hpp"
+
+namespace {
+using qalg::gpu::detail::narrow_auto_run;
+using qalg::gpu::detail::narrow_dispatch_time;
+
+// The same dispatch as narrow_dispatch_time, the other way round: time steps one unit at a time;
+// at each step every slot that is free takes the next CTA in launch order (types, then runs, then
+// row blocks); a CTA of u units holds its slot for u + 1 steps.
+uint64_t stepped_time(uint64_t types, uint32_t row_blocks, uint32_t per_block, uint32_t run, uint64_t slots) {
+  std::vector<uint32_t> lengths;
+  for (uint64_t i = 0; i < types; ++i)
+    for (uint32_t u0 = 0; u0 < per_block; u0 += run)
+      for (uint32_t rb = 0; rb < row_blocks; ++rb) lengths.push_back(std::min(run, per_block - u0) + 1);
+  std::vector<uint32_t> busy(slots, 0);  // steps left
+  size_t next = 0;
+  uint64_t t = 0;
+  for (;; ++t) {
+    bool running = false;
+    for (auto& b : busy) {
+      if (b == 0 && next < lengths.size()) b = lengths[next++];
+      running |= b != 0;
+    }
+    if (!running) return t;
+    for (auto& b : busy)
+      if (b != 0) --b;
+  }
+}
+
+// Worked out by hand (results/gpu/README.md, twenty-seventh session), 132 SMs: Qwen3-32B at M =
+// 8192 (q = 128, s = 40: 3 CTAs per SM; 128 types of one 64-row block, 256 units each) takes runs
+// of 86 (384 CTAs, one wave: 87 unit times) in place of 16 (2048 CTAs, 6 waves: 102); at M = 32768
+// (q = 256, two row blocks per type, 8192 CTAs at 16: 20.7 waves) 16 stays; the FFN down
+// projections at M = 2048 keep the small-grid rule (the Qwen3-30B expert's 1024 units: 4;
+// DeepSeek-V3's 2048: 8).
+TEST(NarrowAutoRun, PaperShapes) {
+  EXPECT_EQ(narrow_auto_run(128, 1, 256, 3, 132), 86u);
+  EXPECT_EQ(narrow_auto_run(256, 2, 256, 3, 132), 16u);
+  EXPECT_EQ(narrow_auto_run(32, 1, 32, 3, 132), 4u);
+  EXPECT_EQ(narrow_auto_run(32, 1, 64, 2, 132), 8u);
+  EXPECT_EQ(narrow_auto_run(1, 1, 1, 3, 132), 1u);
+  EXPECT_EQ(narrow_dispatch_time(128, 1, 256, 86, 396), 87u);
+  EXPECT_EQ(narrow_dispatch_time(128, 1, 256, 16, 396), 6u * 17);
+}
+
+// The two dispatch models agree.
+QALG_PROPERTY(NarrowAutoRun, DispatchModelsAgree) {
+  std::mt19937_64 rng(seed);
+  const uint64_t types = 1 + rng() % 40, slots = 1 + rng() % 50;
+  const uint32_t row_blocks = 1 + uint32_t(rng() % 4), per_block = 1 + uint32_t(rng() % 60), run = 1 + uint32_t(rng() % 20);
+  PROP_ASSERT_EQ(narrow_dispatch_time(types, row_blocks, per_block, run, slots), stepped_time(types, row_blocks, per_block, run, slots));
+}
+
+// Any grid: the run is 1 or even, at most 16 unless the grid is wide, and where it is not 16 in a
+// grid of 16-unit runs, at least 5 % faster than 16 in the stepped model.
+QALG_PROPERTY(NarrowAutoRun, OtherThanSixteenOnlyWhereFaster) {
+  std::mt19937_64 rng(seed);
+  const uint32_t sms = 4 + uint32_t(rng() % 40), per_sm = 2 + uint32_t(rng() % 3);
+  const uint64_t types = 1 + rng() % 150;
+  const uint32_t row_blocks = 1 + uint32_t(rng() % 3), per_block = 1 + uint32_t(rng() % 200);
+  const uint32_t run = narrow_auto_run(types, row_blocks, per_block, per_sm, sms);
+  PROP_ASSERT(run >= 1);
+  PROP_ASSERT(run == 1 || run % 2 == 0);
+  PROP_ASSERT(run <= std::max<uint32_t>(16, per_block + 1));
+  if (run > 16) {
+    const uint64_t slots = uint64_t(per_sm) * sms;
+    PROP_ASSERT(stepped_time(types, row_blocks, per_block, run, slots) * 20 <=
+                stepped_time(types, row_blocks, per_block, 16, slots) * 19);
+  }
+}
+}  // namespace
