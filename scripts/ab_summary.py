@@ -5,8 +5,8 @@ usage: ab_summary.py AB_CSV BEST_OUT
 
 AB_CSV is the bench's CSV whose `suite` column reads SUITE@SIDEROUND (e.g. ablate@ref1,
 table@law12): the reference build is side `ref`, every other side a HEAD setting. Rows compared:
-ablate rows by (shape, variant), the gated FFNs at M = 2048 and the forward suite's projections and
-squares by (shape, M). For warm times and, where the rows have them, flushed times, each row shows
+ablate rows by (shape, variant), the gated FFNs at M = 2048 and M = 1 (the decode suite) and the
+forward suite's projections and squares by (shape, M). For warm times and, where the rows have them, flushed times, each row shows
 every side-round and, per side, the fastest of its rounds over the reference's fastest. Then the
 geometric mean of each HEAD side's fastest warm times over the rows; the side with the smallest is
 written to BEST_OUT (the device script runs its later steps with that side's settings). A CSV
@@ -26,6 +26,8 @@ def row_key(r):
         return (r["shape"], r["variant"])
     if r["suite"] == "table" and r["kind"] == "ffn" and r["M"] == "2048":
         return (r["shape"], "ffn")
+    if r["suite"] == "table" and r["kind"] == "ffn" and r["M"] == "1":  # the decode suite (twenty-seventh session)
+        return (r["shape"], "ffn-decode")
     if r["suite"] == "table" and r["kind"] in ("projection", "square"):
         return (r["shape"], "M=" + r["M"])
     return None
@@ -60,7 +62,7 @@ def main(argv):
             names.append(s[:-1])
     heads = [n for n in names if n != "ref"]
     if not keys:
-        fail(f"{argv[1]}: no ablate, ffn (M = 2048), projection or square rows with a side")
+        fail(f"{argv[1]}: no ablate, ffn (M = 2048 or 1), projection or square rows with a side")
     if "ref" not in names:
         fail(f"{argv[1]}: no reference side (suite@ref<round>)")
     if not heads:

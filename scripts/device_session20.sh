@@ -40,7 +40,7 @@ for t in ${SAN_TOOLS:-memcheck}; do
     *) bad "unknown tool '$t' in SAN_TOOLS (memcheck racecheck synccheck initcheck)" ;; esac
 done
 for f in ${AB_SUITES:-ffn abl}; do
-  case $f in ffn|abl|fwd|wid) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd wid)" ;; esac
+  case $f in ffn|abl|fwd|wid|dec) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd wid dec)" ;; esac
 done
 [[ ${AB_ROUNDS:-2} =~ ^[1-9][0-9]*$ ]] || bad "AB_ROUNDS must be a positive integer (got '${AB_ROUNDS}')"
 case ${AB_REF_SELF:-0} in 0|1) ;; *) bad "AB_REF_SELF must be 0 or 1 (got '${AB_REF_SELF}')" ;; esac
@@ -176,7 +176,7 @@ EOF3
           bin=$BIN; [ $name = ref ] && bin=$refbin
           # AB_SUITES (twenty-third session): any of ffn abl fwd (the forward suite: projections and
           # squares as in the table, warm and flushed) wid (twenty-seventh: the wide suite, Qwen3-32B
-          # at M = 8192 and 32768 alone); default "ffn abl"
+          # at M = 8192 and 32768 alone) dec (twenty-seventh: the decode suite, M = 1); default "ffn abl"
           for f in ${AB_SUITES:-ffn abl}; do
             case $f in
               ffn) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite ffn \
@@ -188,6 +188,8 @@ EOF3
                      --out "$W/ab_fwd_$name$round.csv" >"$W/ab_fwd_$name$round.log" 2>&1 ;;
               wid) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite wide \
                      --out "$W/ab_wid_$name$round.csv" >"$W/ab_wid_$name$round.log" 2>&1 ;;  # Qwen3-32B M = 8192, 32768
+              dec) env ${envs//,/ } timeout $(( $(left) - 10 )) $bin --tables .gpu-carry/tables --suite decode \
+                     --out "$W/ab_dec_$name$round.csv" >"$W/ab_dec_$name$round.log" 2>&1 ;;  # the M = 1 rows
             esac
             tail -n +2 "$W/ab_${f}_$name$round.csv" | sed -E "s/^([a-z]+),/\1@$name$round,/" >>"$W/ab_all.csv"
           done

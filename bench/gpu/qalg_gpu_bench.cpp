@@ -212,6 +212,15 @@ int main(int argc, char** argv) {
                                          : qalg::gpu::DecodeStaging::registers;
     qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
   }
+  // QALG_DECODE_READY=0|1 (twenty-seventh session): the FFN decode's hand-over by counters.
+  if (const char* v = std::getenv("QALG_DECODE_READY")) {
+    const std::string m = v;
+    if (m != "0" && m != "1") {
+      std::cerr << "qalg_gpu_bench: QALG_DECODE_READY must be 0 or 1 (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_decode_ready_counters(m == "1");
+  }
   // QALG_DECODE_RULE=fit|session10 and QALG_DECODE_SHAPES=ONE,TWO (cols x lanes x unroll, e.g.
   // 16x64x12,64x32x8; either may be empty = the rule's): the register decode's CTA shapes.
   if (const char* v = std::getenv("QALG_DECODE_RULE")) {

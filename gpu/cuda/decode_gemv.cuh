@@ -25,6 +25,24 @@ constexpr int kGemvThreads = 512, kGemvCols = 64, kGemvLanes = 64;
 
 // (grid_launch_dependents, grid_dependency_wait: mbarrier.cuh)
 
+// Before the first read of x: the grid this one depends on is done (PDL: griddepcontrol.wait), or
+// (kDecodeWaits, work_list.hpp DecodeLaw) the gate/up tiles of the two groups this CTA reads, i
+// (the type) and j, are stored: each thread polls the two counters with acquire loads, so its own
+// later loads of h see those stores. Why counters: griddepcontrol.wait waits for the whole gate/up
+// grid and its memory flush; a group's down tiles need only two groups of h.
+__device__ __forceinline__ uint32_t ld_acquire_gpu(const uint32_t* p) {
+  uint32_t v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void decode_wait_inputs(const DecodeLaw& L, uint32_t i, uint32_t j) {
+  if (L.role != kDecodeWaits) {
+    grid_dependency_wait();
+    return;
+  }
+  while (ld_acquire_gpu(L.ready + i) < L.target || ld_acquire_gpu(L.ready + j) < L.target) __nanosleep(64);
+}
+
 // The CTA's tile: columns [n_begin, + n_count) and the reduction depth; row(r) maps flat reduction
 // index r < depth to (row of W, coefficient). From the list (items, terms) or, for the law, from
 // the CTA index: output group j = blockIdx / tiles per group, rows i·s + r, then j·s + (r − s).
@@ -127,6 +145,23 @@ __device__ __forceinline__ void reduce_and_store(const GemmArgs& g, const GemvTi
     if constexpr (EPI == kSiluMul) v = silu_mul(s[0], s[NB - 1]);
     static_cast<T*>(g.C)[w.n_begin + tid] = from_float<T>(v);
   }
+  // kDecodeSignals: the tile is stored (every thread's stores before the barrier, then one
+  // thread's fence and count: the release pattern of cooperative groups' grid sync).
+  if (g.decode_law.role == kDecodeSignals) {
+    __syncthreads();
+    if (tid == 0) {
+      __threadfence();
+      atomicAdd(g.decode_law.ready + w.j, 1u);
+    }
+  }
+  // kDecodeWaits: every thread of the CTA passed its wait before the barrier above; the last CTA
+  // to get here clears the counters (no CTA of this grid reads them any more, and gate/up added
+  // its last: every group has waiters).
+  if (g.decode_law.role == kDecodeWaits && tid == 0) {
+    const DecodeLaw& L = g.decode_law;
+    if (atomicAdd(L.ready + L.q, 1u) + 1 == L.waiters)
+      for (uint32_t k = 0; k <= L.q; ++k) L.ready[k] = 0;
+  }
 }
 
 // args: A = x (one row), B0/B1 = W (and Wu), C = y; items[blockIdx.x] is (n_begin, n_count, terms),
@@ -193,7 +228,7 @@ __global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g
             wr[b][u].v[h] = in ? __ldg(reinterpret_cast<const uint4*>(W) + h) : make_uint4(0, 0, 0, 0);
         }
       }
-      if (!waited) grid_dependency_wait(), waited = true;
+      if (!waited) decode_wait_inputs(g.decode_law, w.i, w.j), waited = true;
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) xr[u] = x[row[u]];
 #pragma unroll
@@ -209,7 +244,7 @@ __global__ void __launch_bounds__(COLS / 8 * LANES, MINB) gemv_kernel(GemmArgs g
       }
     }
   } else if (active) {  // partial or unaligned column groups: element loads
-    grid_dependency_wait();
+    decode_wait_inputs(g.decode_law, w.i, w.j);
     constexpr int kSlowUnroll = 1;  // within the register budget of two CTAs per SM
     for (uint32_t r0 = lane; r0 < depth; r0 += LANES * kSlowUnroll) {
       float xv[kSlowUnroll], wv[NB][kSlowUnroll][8];

@@ -86,6 +86,9 @@ struct DevicePlan::Impl {
   // The complete-graph law with equal widths (batched_law.hpp diagonal_plus_row_law): the decode
   // kernel computes its tiles instead of reading these lists (same tiles, same order).
   bool decode_law = false;
+  // On the law: q + 1 counters of the FFN decode's hand-over (work_list.hpp DecodeLaw::ready), zero
+  // between calls; the plan's scratch, like a split-K list's arrivals: one call at a time uses them.
+  detail::DeviceBuffer<uint32_t> decode_ready;
   uint32_t decode_depth_max = 0;  // the deepest decode tile's reduction (rows of W), for shared memory
 };
 

@@ -111,6 +111,7 @@ DevicePlan::DevicePlan(KernelPlan plan) : plan_(std::move(plan)), impl_(std::mak
     (cols == 64 ? impl_->decode : impl_->decode32).upload(items, terms);
   }
   impl_->decode_law = detail::diagonal_plus_row_law(plan_);
+  if (impl_->decode_law) impl_->decode_ready.upload(std::vector<uint32_t>(q + 1, 0u));
 }
 
 DevicePlan::~DevicePlan() = default;

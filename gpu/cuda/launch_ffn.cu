@@ -31,6 +31,7 @@ std::atomic<DecodeStaging> g_decode_staging{DecodeStaging::registers};
 std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_ffn_pdl{false};  // set_ffn_dependent_launch (twenty-first session)
 std::atomic<bool> g_decode_deep{true};
+std::atomic<bool> g_decode_ready{false};  // set_decode_ready_counters (twenty-seventh session)
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
 std::atomic<bool> g_ffn_gate_types{false};  // set_ffn_gate_item_order (twenty-second session)
 
@@ -212,7 +213,11 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   const auto& impl = p.impl();
   const uint32_t first = impl.decode_begin[type], count = impl.decode_begin[type + 1] - first;
   if (count == 0) return;
-  if (impl.decode_law) a.decode_law = DecodeLaw{p.plan().input_widths[0], p.plan().output_widths[0], type};
+  if (impl.decode_law) {  // the hand-over fields (role, counters) are the caller's
+    a.decode_law.s = p.plan().input_widths[0], a.decode_law.r = p.plan().output_widths[0], a.decode_law.type = type;
+  } else if (a.decode_law.role != kDecodePlain) {
+    throw std::logic_error("launch_gemv: decode hand-over counters on a plan without the law's tiles");
+  }
   const bool narrow = count < multiprocessors();
   // The staged forms where every copied row segment is whole 16-byte chunks at 16-byte addresses.
   const DecodeStaging staging = g_decode_staging;
@@ -272,6 +277,8 @@ std::string decode_shape_name(DecodeShape s) {
 }
 
 void set_decode_rule(DecodeRule r) { g_decode_rule = r; }
+void set_decode_ready_counters(bool on) { g_decode_ready = on; }
+bool decode_ready_counters() { return g_decode_ready.load(); }
 
 void set_decode_shapes(DecodeShape one_matrix, DecodeShape two_matrices) {
   const auto index = [](DecodeShape d, const std::vector<DecodeShape>& list, int m) {
@@ -393,11 +400,29 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   a.A = x.data;
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;
   a.C = h.data;
-  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
   GemmArgs b;  // the down projection, PDL after gate/up: it reads h only after that grid is done
   b.A = h.data;
   b.B0 = Wd.data, b.ldb = down.N();
   b.C = y.data;
+  // set_decode_ready_counters: where both plans take the law's tiles in the register form, the down
+  // projection's CTAs wait for the two groups of h they read (decode_gemv.cuh decode_wait_inputs)
+  // instead of the whole gate/up grid. Its counters are up's; target and waiters from the shapes
+  // launch_gemv will choose (choose_shape is a function of the plan, type and settings).
+  if (g_decode_ready && g_decode_staging == DecodeStaging::registers && up.impl().decode_law && down.impl().decode_law &&
+      up.impl().decode_ready.get() != nullptr) {
+    dispatch_dtype(x.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const uint32_t cols_up = shape_list<2>()[choose_shape<T, 2, kSiluMul>(up, type)].cols;
+      const uint32_t cols_down = shape_list<1>()[choose_shape<T, 1, kStore>(down, type)].cols;
+      const uint32_t r_up = up.plan().output_widths[0];
+      a.decode_law.role = kDecodeSignals, b.decode_law.role = kDecodeWaits;
+      a.decode_law.ready = b.decode_law.ready = up.impl().decode_ready.get();
+      b.decode_law.target = (r_up + cols_up - 1) / cols_up;
+      b.decode_law.waiters = shape_ctas(down, type, cols_down);
+      b.decode_law.q = up.q();
+    });
+  }
+  dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 2, kSiluMul>(up, type, a, stream); });
   dispatch_dtype(x.dtype, [&](auto tag) { launch_gemv<decltype(tag), 1, kStore>(down, type, b, stream, g_decode_pdl); });
 }
 

@@ -279,8 +279,16 @@ QALG_HOST_DEVICE inline Term law_term(const LawGrid& L, const WorkItem& w, uint3
 
 // Decoding one row of type `type` under the complete-graph law with equal widths s → r
 // (decode_gemv.cuh): the kernel's tiles and terms from the CTA index. s = 0: off (lists).
+// The FFN decode's hand-over by counters (set_decode_ready_counters, launch_ffn.cu), in place of
+// the down projection's grid-wide wait: gate/up (role kDecodeSignals) adds 1 to ready[j] when a
+// tile of output group j is stored; a down-projection CTA of group j (kDecodeWaits) reads h once
+// ready[type] and ready[j] reach `target` (gate/up's tiles per group), and the last of its grid's
+// `waiters` CTAs to pass (ready[q] counts them) sets ready[0..q] back to zero for the next call.
+enum DecodeRole : uint32_t { kDecodePlain = 0, kDecodeSignals = 1, kDecodeWaits = 2 };
 struct DecodeLaw {
   uint32_t s = 0, r = 0, type = 0;
+  uint32_t role = kDecodePlain, target = 0, waiters = 0, q = 0;
+  uint32_t* ready = nullptr;  // q + 1 counters, zero between calls
 };
 
 enum GemmMode : int { kForward = 0, kGradX = 1, kGradW = 2 };

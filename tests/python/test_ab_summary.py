@@ -60,7 +60,8 @@ def test_flushed_section_and_row_kinds(tmp_path):
               ["table@head1", "projection", "Qwen3-4B", 2048, "fused-wsl64x128", 43.4, 47.1],
               ["table@ref1", "ffn", "Qwen3-4B", 2048, "fused", 130.0, 131.0],
               ["table@head1", "ffn", "Qwen3-4B", 2048, "fused", 130.0, 133.0],
-              ["table@ref1", "ffn", "Qwen3-4B", 1, "decode", 9.0, 9.5],          # M = 1 FFN: not compared
+              ["table@ref1", "ffn", "Qwen3-4B", 1, "decode", 9.0, 9.5],          # M = 1 FFN: the decode row
+              ["table@head1", "ffn", "Qwen3-4B", 1, "decode", 8.1, 9.6],
               ["table@head1", "training", "Qwen3-4B/up", 2048, "x", 100.0, 101.0],  # training: not compared
               ["ceiling", "", "H200", "", "", 3.99, ""]])                          # no side: not compared
     rc, out, err, best = run(f, tmp_path)
@@ -69,8 +70,10 @@ def test_flushed_section_and_row_kinds(tmp_path):
     warm, flushed = out.split("ab flushed")
     assert float(line(warm, "Qwen3-4B", "M=2048")[0].split()[-1]) == round(43.4 / 43.0, 3)
     assert float(line(flushed, "Qwen3-4B", "M=2048")[0].split()[-1]) == round(47.1 / 44.6, 3)
-    assert float(line(flushed, "Qwen3-4B", "ffn")[0].split()[-1]) == round(133.0 / 131.0, 3)
-    assert "decode" not in out and "Qwen3-4B/up" not in out and "H200" not in out
+    assert float(line(flushed, "Qwen3-4B", "ffn ")[0].split()[-1]) == round(133.0 / 131.0, 3)
+    assert float(line(warm, "Qwen3-4B", "ffn-decode")[0].split()[-1]) == round(8.1 / 9.0, 3)
+    assert float(line(flushed, "Qwen3-4B", "ffn-decode")[0].split()[-1]) == round(9.6 / 9.5, 3)
+    assert "Qwen3-4B/up" not in out and "H200" not in out
 
 
 def test_refusals(tmp_path):

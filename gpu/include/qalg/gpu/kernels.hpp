@@ -370,6 +370,14 @@ void set_ws_fence_every_step(bool on);
 // (QALG_DECODE_DEEP=0|1).
 enum class DecodeStaging { registers, cp_async, bulk };
 void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches = true);
+// gated_ffn_decode's hand-over by counters (twenty-seventh session; default off until timed): on
+// the complete-graph law in the register form, each down-projection CTA of output group j reads h
+// as soon as gate/up has stored groups `type` and j (counters in the up plan, zero between calls),
+// instead of after the whole gate/up grid (griddepcontrol.wait). Like a split-K list's counters,
+// one call per plan at a time: two streams must not decode on one up plan at once with it on.
+// The bench's QALG_DECODE_READY=0|1.
+void set_decode_ready_counters(bool on);
+bool decode_ready_counters();
 
 // The CTA of a register decode (twelfth session): `cols` output columns (8 per thread across),
 // `lanes` threads down the reduction, `unroll` rows per lane whose loads are all issued before the
