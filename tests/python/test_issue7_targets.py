@@ -1,0 +1,92 @@
+"""scripts/issue7_targets.py: issue 7's targets against a benchmark table. Laws: a row is met exactly
+when qalg's ratio reaches the paper's (SPEC §6), warm and flushed separately; target 2 when the floor
+fraction reaches 1/1.3; training also never below dense; the squares' slope is the least-squares
+slope of log time against log n (checked here on times t = c·n^k, whose slope is k); qalg beats the
+peer only when its time is below the peer's fastest at the same shape and M, and the peer's rows
+run on another M are not compared; the count adds every verdict; unreadable or empty tables exit 2."""
+import subprocess
+import sys
+
+from conftest import ROOT
+
+SCRIPT = ROOT / "scripts" / "issue7_targets.py"
+COLS = ["suite", "kind", "shape", "M", "q", "alg_warm_us", "speedup_warm", "speedup_flush", "floor_fraction_warm"]
+
+
+def write(path, rows):
+    path.write_text("\n".join([",".join(COLS)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
+
+
+def run(*paths):
+    out = subprocess.run([sys.executable, str(SCRIPT)] + [str(p) for p in paths], capture_output=True, text=True,
+                         check=False)
+    return out.returncode, out.stdout, out.stderr
+
+
+def row_of(out, *words):
+    hits = [l for l in out.splitlines() if all(w in l for w in words)]
+    assert len(hits) == 1, (words, out)
+    return hits[0]
+
+
+def test_verdicts_at_the_thresholds(tmp_path):
+    f = tmp_path / "t.csv"
+    write(f, [["table", "projection", "Qwen3-8B", 2048, 32, 51.0, 5.04, 4.51, 0.77],       # warm met exactly, flushed just under
+              ["table", "projection", "Qwen3-32B", 8192, 128, 330.0, 8.32, 8.61, ""],      # warm just under
+              ["table", "ffn", "Qwen3-1.7B", 1, 32, 8.3, 3.46, 2.40, ""],
+              ["table", "training", "Qwen3-4B/up", 2048, 32, 120.0, 0.99, 1.5, ""],       # no paper figure: ≥ 1
+              ["table", "training", "Qwen3-30B-A3B-expert/up", 2048, 32, 30.0, 0.9, 1.1, ""],  # above 0.65 but below dense
+              ["ablate", "x", "Qwen3-8B", 2048, 32, 1.0, 99, 99, ""]])                   # not the table suite
+    rc, out, err = run(f)
+    assert rc == 0, err
+    assert "warm yes, flushed **no**" in row_of(out, "| 1 |", "Qwen3-8B M = 2048")
+    assert "warm **no**, flushed yes" in row_of(out, "| 1 |", "Qwen3-32B M = 8192")
+    assert row_of(out, "| 2 |", "Qwen3-8B").endswith("| yes |")  # 0.77 >= 1/1.3 = 0.769
+    assert "warm yes, flushed **no**" in row_of(out, "FFN Qwen3-1.7B M = 1")
+    assert "warm **no**, flushed yes" in row_of(out, "training Qwen3-4B/up")
+    assert "warm **no**, flushed yes" in row_of(out, "training Qwen3-30B-A3B-expert/up")
+    assert "not in the table" in row_of(out, "| 1 |", "Qwen3-1.7B M = 2048")
+    # verdicts: 4 (target 1) + 1 (target 2) + 2 (FFN) + 4 (training) = 11; met: 2 + 1 + 1 + 2 = 6
+    assert out.strip().splitlines()[-1] == "met: 6 of 11"
+
+
+def test_square_slope_and_peer(tmp_path):
+    f, p = tmp_path / "t.csv", tmp_path / "peer.jsonl"
+    rows = []
+    for n in (4096, 8192, 16384, 32768):  # t = 1e-6 · n^2.1: slope 2.1 > 2.05
+        rows.append(["table", "square", f"b=128 n={n}", n, n // 128, 1e-6 * n ** 2.1, 45.0, 40.0, ""])
+    rows.append(["table", "projection", "DeepSeek-V3-expert", 2048, 16, 24.0, 3.2, 2.7, 0.7])
+    rows.append(["table", "projection", "Qwen3-8B", 1, 32, 30.0, 1.1, 1.0, ""])
+    write(f, rows)
+    p.write_text("\n".join([
+        '{"check": "q=4", "rel_l2": 0.0016}',
+        '{"shape": "DeepSeek-V3 expert", "M": 2048, "triton_q16_int_us": 24.5, "triton_q32_cyc_us": 23.9}',
+        '{"shape": "Qwen3-8B", "M": 1, "triton_q16_us(M=64)": 20.0}',
+        '{"square_n": 4096, "b": 128, "triton_us": 30.0}',
+        '{"square_n": 8192, "b": 128, "triton_us": 1000.0}']) + "\n")
+    rc, out, err = run(f, p)
+    assert rc == 0, err
+    assert "| 2.10 | **no** |" in row_of(out, "log-log slope")
+    assert "45.00 / 40.00 | warm yes, flushed yes" in row_of(out, "squares n = 32768")
+    assert row_of(out, "DeepSeek-V3-expert M = 2048 | 24.0").endswith("| 23.9 | **no** |")
+    assert "Qwen3-8B M = 1 |" not in out.split("Triton peer")[1]  # the peer ran 64 rows there
+    sq4096 = 1e-6 * 4096 ** 2.1
+    assert row_of(out, "b=128 n=4096 M = 4096").endswith("| 30.0 | " + ("yes" if sq4096 < 30 else "**no**") + " |")
+    assert row_of(out, "b=128 n=8192 M = 8192").endswith("| 1000.0 | yes |")
+
+
+def test_refusals(tmp_path):
+    rc, _, err = run(tmp_path / "missing.csv")
+    assert rc == 2 and "cannot read" in err
+    f = tmp_path / "t.csv"
+    write(f, [["ablate", "x", "Qwen3-8B", 2048, 32, 1.0, 1, 1, ""]])
+    rc, _, err = run(f)
+    assert rc == 2 and "no projection, FFN, training or square rows" in err
+    f.write_text("suite,kind,shape\ntable,projection,X\n")
+    rc, _, err = run(f)
+    assert rc == 2 and "missing columns" in err
+    write(f, [["table", "projection", "Qwen3-8B", 2048, 32, 51.0, 5.1, 4.6, 0.8]])
+    bad = tmp_path / "peer.jsonl"
+    bad.write_text("{not json\n")
+    rc, _, err = run(f, bad)
+    assert rc == 2 and "not JSON lines" in err
