@@ -138,15 +138,21 @@ def main(argv):
     out.append("| target | row | paper warm / flushed | qalg warm / flushed | met |")
     out.append("|---|---|---|---|---|")
     seen = False
-    for shape, M, q, pw, pf in PROJECTIONS:
-        r = by.get(("projection", shape, M))
+
+    def against_paper(target, label, r, pw, pf, detail):
+        """A row with the paper's warm / flushed figures: one verdict each."""
+        nonlocal seen
         if r is None:
-            out.append(f"| 1 | {shape} M = {M} | {pw:.2f} / {pf:.2f} | not in the table | — |")
-            continue
+            out.append(f"| {target} | {label} | {pw:.2f} / {pf:.2f} | not in the table | — |")
+            return
         seen = True
         w, f = num(r, "speedup_warm"), num(r, "speedup_flush")
-        out.append(f"| 1 | {shape} M = {M} (q = {r['q']}, {fmt(num(r, 'alg_warm_us'), 1)} µs) | {pw:.2f} / {pf:.2f} | "
-                   f"{fmt(w)} / {fmt(f)} | warm {count(w is not None and w >= pw)}, flushed {count(f is not None and f >= pf)} |")
+        out.append(f"| {target} | {label} ({detail}{fmt(num(r, 'alg_warm_us'), 1)} µs) | {pw:.2f} / {pf:.2f} | {fmt(w)} / {fmt(f)} | "
+                   f"warm {count(w is not None and w >= pw)}, flushed {count(f is not None and f >= pf)} |")
+
+    for shape, M, q, pw, pf in PROJECTIONS:
+        r = by.get(("projection", shape, M))
+        against_paper(1, f"{shape} M = {M}", r, pw, pf, f"q = {r['q']}, " if r else "")
     for shape, M, q, _, _ in PROJECTIONS:
         r = by.get(("projection", shape, M))
         if M != 2048 or r is None:
@@ -155,14 +161,7 @@ def main(argv):
         out.append(f"| 2 | {shape} M = 2048 | floor fraction ≥ {FLOOR_FRACTION_MIN:.2f} | {fmt(fr)} | "
                    f"{count(fr is not None and fr >= FLOOR_FRACTION_MIN)} |")
     for (shape, M), (pw, pf) in FFN.items():
-        r = by.get(("ffn", shape, M))
-        if r is None:
-            out.append(f"| 3 | FFN {shape} M = {M} | {pw:.2f} / {pf:.2f} | not in the table | — |")
-            continue
-        seen = True
-        w, f = num(r, "speedup_warm"), num(r, "speedup_flush")
-        out.append(f"| 3 | FFN {shape} M = {M} ({fmt(num(r, 'alg_warm_us'), 1)} µs) | {pw:.2f} / {pf:.2f} | {fmt(w)} / {fmt(f)} | "
-                   f"warm {count(w is not None and w >= pw)}, flushed {count(f is not None and f >= pf)} |")
+        against_paper(3, f"FFN {shape} M = {M}", by.get(("ffn", shape, M)), pw, pf, "")
     for r in rows:
         if r["kind"] != "training":
             continue
