@@ -22,6 +22,8 @@
 #           (NCU_SHAPE, NCU_VARIANT, NCU_MODE); the top stalled instructions by scripts/ncu_top_stalls.py
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
 #           later steps run with the faster (QALG_FFN_PDL exported)
+#   segments (twenty-seventh session) the bench suite segments: the narrow kernel's memory pattern (Y-like
+#           64-row tiles of 208 … 1024 bytes per row at a 51 200-byte pitch) against a contiguous copy
 # Each step runs only while DEADLINE (seconds from the start) leaves it room. At most 8 files come
 # back from a call: the CSVs named below are copied to OUT/s20, every log is packed into
 # OUT/s20/logs.tar.gz. Run on the GPU machine from the repository root, carrying .gpu-carry:
@@ -32,8 +34,8 @@ O=${1:?usage: device_session20.sh OUT_DIR}/s20
 # The settings, checked before anything is built (a bad one is refused, exit 2, nothing written)
 bad() { echo "device_session20.sh: $*" >&2; exit 2; }
 for step in ${STEPS:-order sweep}; do
-  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl) ;;
-    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl)" ;; esac
+  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl|segments) ;;
+    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl segments)" ;; esac
 done
 for t in ${SAN_TOOLS:-memcheck}; do
   case $t in memcheck|racecheck|synccheck|initcheck) ;;
@@ -250,6 +252,12 @@ EOF3
         timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/ablate.csv" >"$W/ablate.log" 2>&1
       echo "ablate rc $? ($((SECONDS - t00)) s)"; grep -E "^ablate" "$W/ablate.log" | cut -c1-150
       cp "$W/ablate.csv" "$O/"
+      ;;
+    segments)  # (twenty-seventh session) the narrow kernel's memory pattern alone: 64-row tiles of 208 … 1024
+      # bytes per row at a 51 200-byte pitch copied, against a contiguous copy (bench suite segments)
+      timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite segments --out "$W/segments.csv" >"$W/segments.log" 2>&1
+      echo "segments rc $? ($((SECONDS - t00)) s)"; grep -E "^segments" "$W/segments.log" | cut -c1-150
+      cp "$W/segments.csv" "$O/"
       ;;
     memcheck)  # SAN_TOOLS (default memcheck) on MEMCHECK_FILTER
       for tool in ${SAN_TOOLS:-memcheck}; do

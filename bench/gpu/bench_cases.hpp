@@ -122,6 +122,10 @@ class Bench {
   void calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X, const Buf& W,
                          const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M);
   void square(int n, int b);
+  // The narrow kernel's memory pattern alone (suite `segments`, twenty-seventh session): its Y-like
+  // 64-row tiles of seg bytes per row at Qwen3-32B's 51 200-byte pitch, copied, against a contiguous
+  // copy of the same bytes (gpu::device_tile_copy).
+  void segments(uint32_t seg_bytes);
   // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
   // copies, wgmma or stores left out, and with TMA stores.
   void ablate(const std::string& name, int D, int F, int M, int q, bool interval);

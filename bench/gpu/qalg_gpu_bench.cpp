@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows|ablate] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows|ablate|segments] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -290,6 +290,9 @@ int main(int argc, char** argv) {
       if (!std::getenv("QALG_ABLATE_SQUARE_ONLY"))
         for (const auto& [name, D, F, M, q] : kProjectionTable)
           if (M == 2048 && keep(name)) b.ablate(name, D, F, M, q, false);
+    }
+    if (o.suite == "segments") {  // the narrow kernel's memory pattern without its math (bench_cases_run.hpp)
+      for (uint32_t seg : {208u, 400u, 832u, 1024u}) b.segments(seg);
     }
     if (o.suite == "square") b.square(square_n, 128);  // one square product (QALG_SQUARE_N, b = 128): for profilers
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks

@@ -87,7 +87,54 @@ __global__ void l2_read_kernel(const uint4* src, uint64_t n, int passes, unsigne
     atomicAdd(sum, t);
   }
 }
+// device_tile_copy: vectors of 16 bytes; a tile is 64 × seg16 of them, at most 64 · 64 (1024-byte
+// rows): 16 per thread of 256, all loaded before the first store (the narrow kernel holds a unit's
+// operands before it writes its outputs). 72 KB of dynamic shared memory (unused) holds the SM at
+// the narrow kernel's 3 CTAs.
+constexpr int kTileThreads = 256, kTileVecs = 16;
+__global__ void __launch_bounds__(kTileThreads, 3)
+    tile_copy_kernel(const uint4* src, uint4* dst, uint32_t row_blocks, uint64_t pitch16, uint32_t seg16, uint32_t tiles,
+                     uint32_t run) {
+  const uint32_t rb = blockIdx.x % row_blocks, t0 = (blockIdx.x / row_blocks) * run;
+  const uint32_t t1 = min(t0 + run, tiles), n = 64 * seg16;
+  for (uint32_t t = t0; t < t1; ++t) {
+    uint4 v[kTileVecs];
+#pragma unroll
+    for (int k = 0; k < kTileVecs; ++k) {
+      const uint32_t e = threadIdx.x + k * kTileThreads;
+      if (e < n) v[k] = src[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t) * seg16 + e % seg16];
+    }
+#pragma unroll
+    for (int k = 0; k < kTileVecs; ++k) {
+      const uint32_t e = threadIdx.x + k * kTileThreads;
+      if (e < n) dst[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t) * seg16 + e % seg16] = v[k];
+    }
+  }
+}
+constexpr int kTileSmem = 72 * 1024;
 }  // namespace
+
+void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_bytes, uint64_t pitch_bytes, uint32_t runs,
+                      cudaStream_t stream) {
+  if (src == nullptr || dst == nullptr) throw std::invalid_argument("device_tile_copy: src and dst must be device pointers, got null");
+  if (rows == 0 || rows % 64 != 0)
+    throw std::invalid_argument("device_tile_copy: rows must be a positive multiple of 64, got " + std::to_string(rows));
+  if (seg_bytes < 16 || seg_bytes > 1024 || seg_bytes % 16 != 0)
+    throw std::invalid_argument("device_tile_copy: seg_bytes must be a multiple of 16 in [16, 1024], got " + std::to_string(seg_bytes));
+  if (pitch_bytes % 16 != 0 || pitch_bytes < seg_bytes)
+    throw std::invalid_argument("device_tile_copy: pitch_bytes must be a multiple of 16 and at least seg_bytes (" +
+                                std::to_string(seg_bytes) + "), got " + std::to_string(pitch_bytes));
+  if (runs == 0) throw std::invalid_argument("device_tile_copy: runs must be positive, got 0");
+  static const cudaError_t attr =
+      cudaFuncSetAttribute(tile_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTileSmem);
+  detail::check_cuda(attr, "cudaFuncSetAttribute(tile_copy_kernel)");
+  const uint32_t tiles = uint32_t(pitch_bytes / seg_bytes), row_blocks = rows / 64;
+  const uint32_t run = (tiles + runs - 1) / runs;
+  const uint32_t grid = row_blocks * ((tiles + run - 1) / run);
+  tile_copy_kernel<<<grid, kTileThreads, kTileSmem, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), row_blocks,
+                                                             pitch_bytes / 16, seg_bytes / 16, tiles, run);
+  detail::check_cuda(cudaGetLastError(), "tile_copy_kernel launch");
+}
 
 void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream) {
   if (src == nullptr || sum == nullptr) throw std::invalid_argument("device_l2_read: src and sum must be device pointers, got null");

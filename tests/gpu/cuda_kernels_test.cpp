@@ -174,6 +174,50 @@ TEST(BenchProbes, L2ReadSumsEveryChunkPassesTimes) {
             "device_l2_read: src and sum must be device pointers, got null");
   cudaFree(p), cudaFree(s);
 }
+// The bench's tile copy (suite `segments`) copies exactly the first (pitch / seg) · seg bytes of
+// every row, at the same places, and nothing else: dst starts as a byte pattern that src never has
+// (src from a generator, its 0xA5 bytes replaced), so a missed byte or a stray write shows; 192
+// rows (3 row blocks), pitches that seg divides and that it does not, runs that split a row's tiles
+// unevenly.
+TEST(BenchProbes, TileCopyCopiesTheTilesAndNothingElse) {
+  std::mt19937_64 rng(78);
+  struct Case {
+    uint32_t seg, runs;
+    uint64_t pitch;
+  };
+  for (const Case& c : {Case{208, 3, 51200 / 16}, Case{1024, 2, 4096}, Case{400, 5, 8016}, Case{16, 1, 48}}) {
+    const uint32_t rows = 192;
+    std::vector<unsigned char> src(rows * c.pitch), before(rows * c.pitch, 0xA5), got(rows * c.pitch);
+    for (auto& b : src) b = static_cast<unsigned char>(rng()), b = b == 0xA5 ? 0x5A : b;
+    void *s = nullptr, *d = nullptr;
+    cuda_ok(cudaMalloc(&s, src.size()), "cudaMalloc");
+    cuda_ok(cudaMalloc(&d, src.size()), "cudaMalloc");
+    cuda_ok(cudaMemcpy(s, src.data(), src.size(), cudaMemcpyHostToDevice), "upload");
+    cuda_ok(cudaMemcpy(d, before.data(), src.size(), cudaMemcpyHostToDevice), "upload");
+    device_tile_copy(s, d, rows, c.seg, c.pitch, c.runs, nullptr);
+    cuda_ok(cudaMemcpy(got.data(), d, src.size(), cudaMemcpyDeviceToHost), "download");
+    const uint64_t copied = c.pitch / c.seg * c.seg;
+    size_t wrong = 0;
+    for (uint64_t r = 0; r < rows; ++r)
+      for (uint64_t b = 0; b < c.pitch; ++b) wrong += got[r * c.pitch + b] != (b < copied ? src[r * c.pitch + b] : 0xA5);
+    EXPECT_EQ(wrong, 0u) << "seg " << c.seg << ", pitch " << c.pitch << ", runs " << c.runs;
+    cudaFree(s), cudaFree(d);
+  }
+  void* p = nullptr;
+  cuda_ok(cudaMalloc(&p, 4096), "cudaMalloc");
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 100, 16, 64, 1, nullptr); }),
+            "device_tile_copy: rows must be a positive multiple of 64, got 100");
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 24, 64, 1, nullptr); }),
+            "device_tile_copy: seg_bytes must be a multiple of 16 in [16, 1024], got 24");
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 2048, 4096, 1, nullptr); }),
+            "device_tile_copy: seg_bytes must be a multiple of 16 in [16, 1024], got 2048");
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 64, 48, 1, nullptr); }),
+            "device_tile_copy: pitch_bytes must be a multiple of 16 and at least seg_bytes (64), got 48");
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 16, 64, 0, nullptr); }), "device_tile_copy: runs must be positive, got 0");
+  EXPECT_EQ(error_of([&] { device_tile_copy(nullptr, p, 64, 16, 64, 1, nullptr); }),
+            "device_tile_copy: src and dst must be device pointers, got null");
+  cudaFree(p);
+}
 TEST(SanitizerSmall, NarrowLawTiles) {
   struct Variant {
     uint32_t bn;

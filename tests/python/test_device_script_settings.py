@@ -40,7 +40,7 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
 
 def test_valid_settings_pass_the_check(tmp_path):
     # every setting valid except the last NCU_RUNS entry: that one must be what is reported
-    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu memcheck", AB_SUITES="fwd ffn abl wid dec", AB_ROUNDS="1",
+    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu memcheck segments", AB_SUITES="fwd ffn abl wid dec", AB_ROUNDS="1",
                          AB_REF_SELF="1",
                          SAN_TOOLS="memcheck racecheck synccheck initcheck",
                          AB_HEAD_ENVS="law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0,QALG_FFN_PDL=1 head:",
