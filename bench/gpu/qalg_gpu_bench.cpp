@@ -172,12 +172,12 @@ int main(int argc, char** argv) {
   if (const char* v = std::getenv("QALG_NARROW_STREAM")) qalg::gpu::set_narrow_streaming_stores(std::string(v) == "1");
   // QALG_NARROW_ZERO_C=1: the narrow-group law tiles start each unit with a zero-accumulator mma.
   if (const char* v = std::getenv("QALG_NARROW_ZERO_C")) qalg::gpu::set_narrow_zero_accumulator(std::string(v) == "1");
-  // QALG_NARROW_TMA_STORE=0|1|2: nl64x64's Y stores (set_narrow_tma_store: lanes, pair boxes (the
-  // default), also a box per piece).
+  // QALG_NARROW_TMA_STORE=0|1|2|3: nl64x64's Y stores (set_narrow_tma_store: lanes, pair boxes (the
+  // default), also a box per piece, also a box per group of pieces).
   if (const char* v = std::getenv("QALG_NARROW_TMA_STORE")) {
     const std::string m = v;
-    if (m != "0" && m != "1" && m != "2") {
-      std::cerr << "qalg_gpu_bench: QALG_NARROW_TMA_STORE must be 0, 1 or 2 (got '" << m << "')\n";
+    if (m != "0" && m != "1" && m != "2" && m != "3") {
+      std::cerr << "qalg_gpu_bench: QALG_NARROW_TMA_STORE must be 0, 1, 2 or 3 (got '" << m << "')\n";
       return 2;
     }
     qalg::gpu::set_narrow_tma_store(m[0] - '0');

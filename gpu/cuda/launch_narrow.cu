@@ -48,11 +48,12 @@ std::atomic<int> g_narrow_tma_store{1};  // 0 lanes, 1 pairs (G = 2), 2 pairs an
 
 // TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
 // has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
-template <int SK, bool DEEP>
+// WC: the W tiles' width (narrow_law.cuh kNarrowWTile).
+template <int SK, bool DEEP, int WC = kNarrowSplit>
 constexpr uint32_t narrow_box_cols_max() {
   using S = NarrowShape<SK, DEEP, 2>;
   constexpr size_t per_cta = 228 * 1024 / S::kMinBlocks - 1024;
-  constexpr size_t off = narrow_box_offset<SK, S::kStages, 2, true>();
+  constexpr size_t off = narrow_box_offset<SK, S::kStages, 2, true, WC>();
   constexpr size_t cols = per_cta > off ? (per_cta - off) / (size_t(kNarrowBM) * 2) / 8 * 8 : 0;
   return uint32_t(cols < 256 ? cols : 256);
 }
@@ -72,15 +73,17 @@ auto narrow64_shape(const NarrowLaw& L, Go&& go) {
   return go(integral_constant<int, 64>{}, false_type{});
 }
 
-template <typename T, int SK, int VEC, bool DEEP, int NS, bool TS = false>
+template <typename T, int SK, int VEC, bool DEEP, int NS, bool TS = false, int WC = kNarrowSplit>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
   constexpr int kStages = NarrowShape<SK, DEEP, NS>::kStages, kMinB = NarrowShape<SK, DEEP, NS>::kMinBlocks;
-  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS, TS>;
+  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS, TS, WC>;
   // TS: the box's size is the plan's; the attribute allows the widest that keeps MINB CTAs per SM.
-  constexpr size_t smem_max = TS ? narrow_box_offset<SK, kStages, NS, TS>() + narrow_box_bytes(narrow_box_cols_max<SK, DEEP>())
-                                 : narrow_smem_bytes<SK, kStages, NS, TS>();
-  static_assert(TS || kMinB * (smem_max + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
-  const size_t smem = TS ? narrow_box_offset<SK, kStages, NS, TS>() + narrow_box_bytes(L.box_cols) : smem_max;
+  constexpr size_t smem_max = TS ? narrow_box_offset<SK, kStages, NS, TS, WC>() +
+                                       narrow_box_bytes(narrow_box_cols_max<SK, DEEP, WC>())
+                                 : narrow_smem_bytes<SK, kStages, NS, TS, WC>();
+  static_assert(kMinB * (smem_max + 1024) <= 228 * 1024, "MINB CTAs must fit one SM's shared memory");
+  if (L.bw > uint32_t(WC)) throw std::logic_error("launch_narrow: a W box wider than the kernel's W tiles");
+  const size_t smem = TS ? narrow_box_offset<SK, kStages, NS, TS, WC>() + narrow_box_bytes(L.box_cols) : smem_max;
   static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_max));
   check_cuda(attr, "cudaFuncSetAttribute(narrow_law_kernel)");
   const uint32_t grid = L.q * L.row_blocks * L.runs;
@@ -145,15 +148,30 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc, uint32
   return L;
 }
 
+// The W tiles' width of the group boxes (mode 3): 104 columns, the pieces of r = 200 (Qwen3-32B at
+// q = 128: 104 + 96). With 120-column tiles a 200-column box leaves no third CTA per SM at SK = 40
+// (narrow_box_cols_max<40, false> = 160); with 104 it does (200). Compiled for SK = 40 only.
+constexpr int kNarrowGroupBoxW = 104;
+
 // nl64x64 stores by TMA (the kernel's TS form): asked for, C's rows on 16 bytes, not the 4-CTA
 // SK = 24 shape, and either r ≡ 4 mod 8 in one piece with pairs that never straddle a run (G = 2:
 // q and the run even) or (mode 2) r ≡ 0 mod 8 (G = 1: a box per unit, pw columns, every piece on
-// 16 bytes); the box within narrow_box_cols_max. Sets L's box_cols and tma_groups. Why G = 1 is
-// not the default: its box is rewritten every unit, so each unit waits for the last store's read
-// (session 15, call 2: slower than the lanes' 16-byte stores, which r ≡ 0 mod 8 already has).
+// 16 bytes) or (mode 3) r ≡ 0 mod 8 in several pieces at SK = 40 with W boxes of at most 104
+// columns and runs a multiple of the pieces (a box per group: r columns, stored after its last
+// piece); the box within narrow_box_cols_max. Sets L's box_cols, tma_groups and box_pieces. Why
+// G = 1 per piece is not the default: its box is rewritten every unit, so each unit waits for the
+// last store's read (session 15, call 2: slower than the lanes' 16-byte stores, which r ≡ 0 mod 8
+// already has). Mode 3 (twenty-seventh session, not yet timed) writes 400-byte row runs instead
+// of 208 and waits once per group.
 bool narrow_tma_store_fits(NarrowLaw& L) {
-  if (g_narrow_tma_store == 0 || L.ldc % 8 != 0) return false;
-  if (L.r % 8 == 0 && g_narrow_tma_store == 2) {
+  const int mode = g_narrow_tma_store;
+  if (mode == 0 || L.ldc % 8 != 0) return false;
+  const bool sk40 = narrow64_shape(L, [](auto sk, auto) { return decltype(sk)::value == 40; });
+  if (L.r % 8 == 0 && mode == 3 && L.pieces > 1 && sk40 && L.bw <= uint32_t(kNarrowGroupBoxW) && L.run % L.pieces == 0) {
+    L.tma_groups = 1, L.box_cols = L.r, L.box_pieces = L.pieces;
+    return L.box_cols <= narrow_box_cols_max<40, false, kNarrowGroupBoxW>();
+  }
+  if (L.r % 8 == 0 && mode == 2) {
     L.tma_groups = 1, L.box_cols = L.pw;
   } else if (L.r % 8 == 4 && L.pieces == 1 && L.q % 2 == 0 && L.run % 2 == 0) {
     L.tma_groups = 2, L.box_cols = 2 * L.r;
@@ -186,9 +204,9 @@ void set_narrow_tail(bool on) { g_narrow_tail = on; }
 void set_narrow_streaming_stores(bool on) { g_narrow_stream = on; }
 void set_narrow_zero_accumulator(bool on) { g_narrow_zero_c = on; }
 void set_narrow_tma_store(int mode) {
-  if (mode < 0 || mode > 2)
-    throw std::invalid_argument("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups) or 2 (also a box per piece), got " +
-                                std::to_string(mode));
+  if (mode < 0 || mode > 3)
+    throw std::invalid_argument("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups), 2 (also a box per piece) or 3 "
+                                "(also a box per group of pieces), got " + std::to_string(mode));
   g_narrow_tma_store = mode;
 }
 bool narrow_stores_by_tma(const DeviceBatch& b) {
@@ -235,6 +253,12 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
       const std::integral_constant<int, 2> ns;
       constexpr bool kTs = !(decltype(sk)::value == 24 && !decltype(deep)::value);  // not the 4-CTA shape
       if constexpr (kTs) {
+        if constexpr (decltype(sk)::value == 40) {  // mode 3's group boxes: narrower W tiles (kNarrowGroupBoxW)
+          if (ts && L.box_pieces > 1) {
+            if (v8) return launch_narrow_shape<T, 40, 8, false, 2, true, kNarrowGroupBoxW>(L, f, a, stream);
+            return launch_narrow_shape<T, 40, 4, false, 2, true, kNarrowGroupBoxW>(L, f, a, stream);
+          }
+        }
         if (ts) return go(sk, deep, ns, std::true_type{});
       }
       go(sk, deep, ns, std::false_type{});

@@ -54,8 +54,9 @@ struct NarrowLaw {
   uint32_t lda = 0, ldc = 0;
   uint32_t stream = 0;                  // nl64x64: Y stored with the evict-first hint (st.global.cs)
   uint32_t zero_c = 0;                  // each unit's first mma step takes a zero accumulator (no zeroing)
-  uint32_t box_cols = 0;                // TS: the output box's columns (2r, or pw)
-  uint32_t tma_groups = 1;              // TS: output groups per box (2: pairs of r ≡ 4 mod 8; 1: one piece of one group)
+  uint32_t box_cols = 0;                // TS: the output box's columns (2r, pw, or r)
+  uint32_t tma_groups = 1;              // TS: output groups per box (2: pairs of r ≡ 4 mod 8; 1: one piece, or one group)
+  uint32_t box_pieces = 1;              // TS, G = 1: pieces per box (1: a box per piece; `pieces`: a box per group, mode 3)
 };
 
 // Y is written once and never read here: stream = 1 stores it evict-first (an experiment,
@@ -72,27 +73,28 @@ template <int SK>
 constexpr int kNarrowXRow = SK % 16 == 0 ? SK + 8 : SK;
 template <int SK>
 constexpr int kNarrowXTile = kNarrowBM * kNarrowXRow<SK>;
-// A W tile: s rows of the box's bw columns, dense (TMA), rows s..SK zero; sized for the widest box
-// plus the columns a 16-wide ldmatrix reads past the last row's box.
-template <int SK>
-constexpr int kNarrowWTile = SK * kNarrowSplit + 128;
-template <int SK>
+// A W tile: s rows of the box's bw columns, dense (TMA), rows s..SK zero; sized for the widest box,
+// WC columns (kNarrowSplit, or 104 for the group boxes of tma_store mode 3: bw <= WC), plus the
+// columns a 16-wide ldmatrix reads past the last row's box.
+template <int SK, int WC = kNarrowSplit>
+constexpr int kNarrowWTile = SK * WC + 128;
+template <int SK, int WC = kNarrowSplit>
 constexpr int narrow_stage_elems() {
-  return kNarrowXTile<SK> + 2 * kNarrowWTile<SK>;
+  return kNarrowXTile<SK> + 2 * kNarrowWTile<SK, WC>;
 }
 // x_i, the stages, the warps' staging (none with TS), (NS = 2) the 64 rows' offsets in Y, the
 // barriers; with TS the CTA's output box (64 rows × L.box_cols) follows at the next 128 bytes, its
 // size known at launch (narrow_box_offset + narrow_box_bytes).
 template <int NS, bool TS>
 constexpr int kNarrowOutElems = TS ? 0 : 4 * NS * kNarrowOut<NS>;
-template <int SK, int STAGES, int NS, bool TS = false>
+template <int SK, int STAGES, int NS, bool TS = false, int WC = kNarrowSplit>
 constexpr size_t narrow_smem_bytes() {
-  return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK>() + kNarrowOutElems<NS, TS>) * 2 +
+  return size_t(kNarrowXTile<SK> + STAGES * narrow_stage_elems<SK, WC>() + kNarrowOutElems<NS, TS>) * 2 +
          (NS == 2 ? kNarrowBM * 8 : 0) + STAGES * 8;
 }
-template <int SK, int STAGES, int NS, bool TS>
+template <int SK, int STAGES, int NS, bool TS, int WC = kNarrowSplit>
 constexpr size_t narrow_box_offset() {
-  return (narrow_smem_bytes<SK, STAGES, NS, TS>() + 127) / 128 * 128;
+  return (narrow_smem_bytes<SK, STAGES, NS, TS, WC>() + 127) / 128 * 128;
 }
 constexpr size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * box_cols * 2; }
 
@@ -223,25 +225,28 @@ __device__ __forceinline__ void narrow_mma(const NarrowA<SK>& af, const T* sw, u
 // and columns past G · r are not written):
 //   G = 2 (r ≡ 4 mod 8): a unit is one of two adjacent output groups, whose 2r columns start on 16
 //     bytes; the box holds both and is stored after the second;
-//   G = 1 (r ≡ 0 mod 8): the box holds one unit (a piece of pw columns) and is stored after it.
+//   G = 1 (r ≡ 0 mod 8): the box holds one unit (a piece of pw columns) and is stored after it, or
+//     (box_pieces = pieces, mode 3) one whole group, its pieces at p · pw, stored after the last:
+//     row runs of r columns (400 bytes at r = 200) instead of pw.
 // One box, not two: a second would cost the third CTA per SM. Why TMA: with lane stores nl64x64
 // ran Qwen3-32B at M = 32768 (r = 100) in 1208-1215 us, with the G = 2 boxes in 975-978
 // (session 15, call 1): the copy engine writes whole lines of the 200-byte row runs.
-template <typename T, int SK, int STAGES, int VEC, int MINB, int NS, bool TS = false>
+template <typename T, int SK, int STAGES, int VEC, int MINB, int NS, bool TS = false, int WC = kNarrowSplit>
 __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     narrow_law_kernel(NarrowLaw L, RowFormula f, const T* X, T* Y, const __grid_constant__ CUtensorMap wmap,
                       const __grid_constant__ CUtensorMap ymap) {
   static_assert(!TS || NS == 2, "TMA stores: nl64x64 only");
   constexpr int kThreads = kNarrowThreads<NS>, kAcc = kNarrowAcc<NS>;
   constexpr int kXPer = (kNarrowBM * SK / VEC + kThreads - 1) / kThreads;
-  constexpr int kStage = narrow_stage_elems<SK>();
+  constexpr int kStage = narrow_stage_elems<SK, WC>();
+  constexpr int kWTile = kNarrowWTile<SK, WC>;
   extern __shared__ __align__(128) unsigned char smem_raw[];
   T* smem = reinterpret_cast<T*>(smem_raw);
   T* sxi = smem;
   T* stages = smem + kNarrowXTile<SK>;
   T* sout = stages + STAGES * kStage + (threadIdx.x / 32) * kNarrowOut<NS>;  // not TS
   int64_t* srow = reinterpret_cast<int64_t*>(stages + STAGES * kStage + kNarrowOutElems<NS, TS>);  // NS = 2
-  T* box = reinterpret_cast<T*>(smem_raw + narrow_box_offset<SK, STAGES, NS, TS>());  // TS
+  T* box = reinterpret_cast<T*>(smem_raw + narrow_box_offset<SK, STAGES, NS, TS, WC>());  // TS
   uint64_t* full = reinterpret_cast<uint64_t*>(reinterpret_cast<unsigned char*>(srow) + (NS == 2 ? kNarrowBM * 8 : 0));
 
   uint32_t idx = blockIdx.x, rb, run, i;
@@ -261,7 +266,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   // a box's width) reaches only outputs that are not stored. (Short-lived CTAs, runs of 1-2 units,
   // would otherwise spend a good part of their time on it.)
   if (L.s < uint32_t(SK)) {
-    constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES, NS, TS>() - STAGES * 8) / 16);  // not the barriers (nor the box)
+    constexpr int kVecs = int((narrow_smem_bytes<SK, STAGES, NS, TS, WC>() - STAGES * 8) / 16);  // not the barriers (nor the box)
     uint4* p = reinterpret_cast<uint4*>(smem_raw);
     for (int v = threadIdx.x; v < kVecs; v += kThreads) p[v] = make_uint4(0, 0, 0, 0);
   }
@@ -300,6 +305,12 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   const uint32_t cb = uint32_t(warp / 4) * kAcc;  // this warp's first column of the unit
   const uint32_t opitch = NS == 1 ? L.bw : uint32_t(kNarrowOutPitch<NS>);
 
+  // TS: whether unit u is the last of its box (then the box is stored after it, and the next unit
+  // waits for that store to have read it before writing the box again).
+  auto ends_box = [&](uint32_t u) {
+    if (L.tma_groups == 2) return (u / L.pieces) % 2 == 1;
+    return L.box_pieces == 1 || u % L.box_pieces == L.box_pieces - 1;
+  };
   auto load_unit = [&](uint32_t u, uint32_t slot) {
     T* st = stages + slot * kStage;
     const uint32_t j = u / L.pieces, p = u % L.pieces;
@@ -307,7 +318,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     if (threadIdx.x == 0) {
       mbar_arrive_expect_tx(&full[slot], L.s * L.bw * 2 * (j != i ? 2 : 1));
       tma_load_2d(st + kNarrowXTile<SK>, &wmap, n0, int32_t(i * L.s), &full[slot]);
-      if (j != i) tma_load_2d(st + kNarrowXTile<SK> + kNarrowWTile<SK>, &wmap, n0, int32_t(j * L.s), &full[slot]);
+      if (j != i) tma_load_2d(st + kNarrowXTile<SK> + kWTile, &wmap, n0, int32_t(j * L.s), &full[slot]);
     }
     if (j != i) {
 #pragma unroll
@@ -328,10 +339,11 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   NarrowA<SK> afi;
   float acc[kAcc / 8][4];
   for (uint32_t n = 0; n < units; ++n) {
-    // TS: the box is written again in this step; the last store must have read it (G = 2: the
-    // units of a pair are n, n + 1 for even n, as the run and its start u0 are even).
+    // TS: the box is written again in this step; if a store went out after the last step, it must
+    // have read the box (the launch keeps every box within one CTA's run: G = 2 with the run and
+    // its start u0 even, group boxes with both multiples of the pieces).
     if constexpr (TS) {
-      if (threadIdx.x == 0 && n >= 1 && (L.tma_groups == 1 || n % 2 == 0)) bulk_wait_read();
+      if (threadIdx.x == 0 && n >= 1 && ends_box(u0 + n - 1)) bulk_wait_read();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
@@ -362,14 +374,14 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
       if (j != i) {
         NarrowA<SK> afj;
         narrow_a_frags<SK>(st, afj);
-        narrow_mma<T, SK, kAcc, false>(afj, st + kNarrowXTile<SK> + kNarrowWTile<SK>, L.bw, lane_off, lane_off8, cb, wd, acc);
+        narrow_mma<T, SK, kAcc, false>(afj, st + kNarrowXTile<SK> + kWTile, L.bw, lane_off, lane_off8, cb, wd, acc);
       }
       if constexpr (TS) {
         // Into the box: G = 2, group j's columns at (j mod 2) · r, tile columns below sh are the
         // previous group's (not stored); G = 1, the unit's columns from 0 (sh = 0). Pitch 2r: with
         // r = 100, 100 words, so a fragment's 8 rows fall in distinct banks (pw = 96 has 4-way
         // conflicts: a dense box has no padding).
-        const uint32_t bc = (j % L.tma_groups) * L.r - sh;
+        const uint32_t bc = (j % L.tma_groups) * L.r + (L.box_pieces > 1 ? p * L.pw : 0u) - sh;
 #pragma unroll
         for (int t = 0; t < kAcc / 8; ++t) {
           const uint32_t col = cb + uint32_t(t * 8 + 2 * (lane % 4)), row = uint32_t(strip * 16 + lane / 4);
@@ -442,12 +454,14 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
       }  // not TS
     }  // cb < wd
     if constexpr (TS) {
-      // The box staged by every warp (G = 2: the pair's second group): it goes out in one store.
-      if (L.tma_groups == 1 || j % 2 == 1) {
+      // The box staged by every warp (G = 2: the pair's second group; group boxes: the last piece):
+      // it goes out in one store.
+      if (ends_box(u)) {
         fence_proxy_async();  // wg_gemm.cuh
         __syncthreads();
         if (threadIdx.x == 0)
-          tma_store_4d(&ymap, box, int32_t(p * L.pw), int32_t(j / L.tma_groups), int32_t(k0), int32_t(i)), bulk_commit();
+          tma_store_4d(&ymap, box, int32_t(L.box_pieces > 1 ? 0u : p * L.pw), int32_t(j / L.tma_groups), int32_t(k0), int32_t(i)),
+              bulk_commit();
       }
     }
   }

@@ -2,8 +2,8 @@
 # the variable, before it touches the GPU (so this runs on CI's machine without one).
 #   cmake -DBENCH=path/to/qalg_gpu_bench -P bench_env_check.cmake
 set(cases
-    "QALG_NARROW_TMA_STORE=x|QALG_NARROW_TMA_STORE must be 0, 1 or 2 \\(got 'x'\\)"
-    "QALG_NARROW_TMA_STORE=3|QALG_NARROW_TMA_STORE must be 0, 1 or 2 \\(got '3'\\)"
+    "QALG_NARROW_TMA_STORE=x|QALG_NARROW_TMA_STORE must be 0, 1, 2 or 3 \\(got 'x'\\)"
+    "QALG_NARROW_TMA_STORE=4|QALG_NARROW_TMA_STORE must be 0, 1, 2 or 3 \\(got '4'\\)"
     "QALG_FFN_GATE=wide|QALG_FFN_GATE must be mma, ws64x64, ws64x128 or wsl64x64 \\(got 'wide'\\)"
     "QALG_FFN_GATE=ws64|QALG_FFN_GATE must be mma, ws64x64, ws64x128 or wsl64x64 \\(got 'ws64'\\)"
     "QALG_NARROW_FFN=2|QALG_NARROW_FFN must be 0 or 1 \\(got '2'\\)"

@@ -223,12 +223,15 @@ TEST(SanitizerSmall, NarrowLawTiles) {
     uint32_t bn;
     bool tail;
     int deep;
-    bool tma;  // nl64x64's TMA stores, mode 2 (the first shape: a box per pair, r = 100, run 8; the second a box per piece, r = 200)
+    // nl64x64's TMA stores: mode 2 (the first shape: a box per pair, r = 100, run 8; the second a box
+    // per piece, r = 200) and mode 3 at runs of 2 (the pairs; a box per group of 104 + 96 columns)
+    int tma;
   };
-  const Variant variants[] = {{128, true, -1, false}, {128, true, 1, false}, {64, true, -1, false},
-                              {64, true, 0, false},   {64, false, -1, false}, {64, true, -1, true}};
+  const Variant variants[] = {{128, true, -1, 0}, {128, true, 1, 0},  {64, true, -1, 0}, {64, true, 0, 0},
+                              {64, false, -1, 0}, {64, true, -1, 2}, {64, true, -1, 3}};
   for (const auto [bn, tail, deep, tma] : variants) {
-    set_narrow_tma_store(tma ? 2 : 0);
+    set_narrow_tma_store(tma);
+    set_narrow_run(tma == 3 ? 2 : 0);
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const TileConfig t{64, bn, 4, TileEngine::narrow_law};
@@ -236,7 +239,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
     set_narrow_tail(tail);
     set_narrow_deep(deep);
     const std::string name = tile_name(t) + (tail ? "" : "-no-tail") + (deep == -1 ? "" : "-deep" + std::to_string(deep)) +
-                             (tma ? "-tma-store" : "");
+                             (tma ? "-tma-store" + std::to_string(tma) : "");
     run_conformance({"complete:8/narrow-law-" + name, complete_table(8), same(8, 20), same(8, 100)}, DType::bf16,
                     false, 8 * 70, 11, kFwdFused);
     run_conformance({"complete:4/narrow-law-" + name, complete_table(4), same(4, 40), same(4, 200)}, DType::f16,
@@ -247,6 +250,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
   set_narrow_streaming_stores(false);
   set_narrow_zero_accumulator(false);
   set_narrow_tma_store(1);  // the default
+  set_narrow_run(0);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

@@ -473,28 +473,30 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     bool cyclic;
   };
   const std::vector<Case> cases = {{8, 20, 100, 100, true}, {8, 40, 200, 64, true}, {4, 64, 192, 70, false},
-                                   {16, 12, 36, 5, true},   {4, 8, 260, 33, false}};
+                                   {16, 12, 36, 5, true},   {4, 8, 260, 33, false},  {8, 40, 200, 100, false}};
   const uint32_t default_run = narrow_run();
   // nl64x128 with 2 and 3 stages at SK = 32; nl64x64 with the k8 last step (SK = 24 with 3 and
   // 2 stages, 40) and without (SK = 32, 48)
-  // The last: nl64x64 writing Y by TMA stores (mode 2) where that fits: a box per piece for r = 200 and
+  // The last but one: nl64x64 writing Y by TMA stores (mode 2) where that fits: a box per piece for r = 200 and
   // 192 (pieces of 104 + 96 and 96 + 96, the last clipped by the tensor map) at every run, a box per
   // pair of groups for r = 100 and 36 at runs of 16; r = 260 (three pieces, boxes not on 16 bytes)
   // and the pairs at odd runs store by lanes.
+  // The last (mode 3): the pairs, and for r = 200 at s = 40 a box per group (104 + 96 columns) at the
+  // even runs, with one row block (c = 64) and with a partial second one (c = 100: rows clipped).
   struct Variant {
     uint32_t bn;
     bool tail;
     int deep;
-    bool tma;
+    int tma;  // set_narrow_tma_store's mode: 0 lanes, 2 boxes per piece, 3 boxes per group
   };
-  const Variant variants[] = {{128, true, -1, false}, {128, true, 1, false}, {64, true, -1, false},
-                              {64, true, 0, false},   {64, false, -1, false}, {64, true, -1, true}};
+  const Variant variants[] = {{128, true, -1, 0}, {128, true, 1, 0},  {64, true, -1, 0}, {64, true, 0, 0},
+                              {64, false, -1, 0}, {64, true, -1, 2}, {64, true, -1, 3}};
   for (const auto [bn, tail, deep, tma] : variants)
   for (const Case& c : cases) {
     set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
     set_narrow_tail(tail);
     set_narrow_deep(deep);
-    set_narrow_tma_store(tma ? 2 : 0);
+    set_narrow_tma_store(tma);
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
@@ -508,8 +510,12 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     // 0: the automatic run (on these small grids 1)
     for (uint32_t run : {16u, 3u, 1u, 0u}) {
       set_narrow_run(run);
-      if (tma && run != 0)
-        EXPECT_EQ(narrow_stores_by_tma(batch), c.r % 8 == 0 || (c.r % 8 == 4 && c.r <= 112 && run == 16)) << c.r << ", run " << run;
+      // mode 3: the pairs as mode 1, and a box per group only for r = 200 at s = 40 (two pieces, W
+      // boxes of 104 columns) with an even run
+      const bool pairs = c.r % 8 == 4 && c.r <= 112 && run == 16;
+      if (tma == 2 && run != 0) EXPECT_EQ(narrow_stores_by_tma(batch), c.r % 8 == 0 || pairs) << c.r << ", run " << run;
+      if (tma == 3 && run != 0)
+        EXPECT_EQ(narrow_stores_by_tma(batch), pairs || (c.r == 200 && c.s == 40 && run % 2 == 0)) << c.r << ", run " << run;
       for (DType t : {DType::bf16, DType::f16})
         for (bool integer : {true, false}) {
           DevMatrix X(t, M, K), W(t, K, N), Y(t, M, N);
@@ -522,7 +528,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
           DevFloats r(size_t(M) * N);
           ref.forward(types, X.view(), W.view(), r.p);
           const Comparison cmp = compare(Y.download(), r.download(), t);
-          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") + (tma ? " (TMA stores)" : "") +
+          const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") +
+                                 (tma ? " (TMA stores, mode " + std::to_string(tma) + ")" : "") +
                                  " deep " + std::to_string(deep) + ", s = " + std::to_string(c.s) + ", r = " +
                                  std::to_string(c.r) + ", c = " + std::to_string(c.c) + ", run " + std::to_string(run);
           EXPECT_EQ(cmp.unwritten, 0u) << at;
@@ -561,7 +568,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   EXPECT_NE(error_of([] { set_narrow_run(4097); }).find("units per CTA must be 0 (automatic) or in [1, 4096], got 4097"),
             std::string::npos);
   EXPECT_NE(error_of([] { set_narrow_deep(2); }).find("-1 (each tile's default), 0 or 1, got 2"), std::string::npos);
-  EXPECT_NE(error_of([] { set_narrow_tma_store(3); }).find("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups) or 2"),
+  EXPECT_NE(error_of([] { set_narrow_tma_store(4); }).find("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups), 2"),
             std::string::npos);
   // mode 1 (the default): the pairs only
   {

@@ -315,7 +315,10 @@ void set_narrow_zero_accumulator(bool on);
 // adjacent output groups for r ≡ 4 mod 8 in one piece (r <= 112) with q and the run even; mode 2,
 // also a box per piece of an output group for r ≡ 0 mod 8 (an experiment: slower on both shapes
 // measured, Qwen3-32B M = 8192 373-377 against 341-344 us with lanes, Qwen3-1.7B M = 2048 35.6
-// against 33.7); always the leading dimension of Y a multiple of 8 and the box within the shared
+// against 33.7); mode 3 (twenty-seventh session, not yet timed), as mode 1 and for r ≡ 0 mod 8 in
+// several pieces at s = 33..40 (Qwen3-32B at q = 128) a box per whole output group, stored after
+// its last piece (row runs of r columns), where the pieces' W boxes are at most 104 columns and the
+// run a multiple of the pieces; always the leading dimension of Y a multiple of 8 and the box within the shared
 // memory of the shape's CTAs per SM (not with set_narrow_deep(0) at s <= 24). Mode 0, or where it
 // does not fit: the lanes store. Other modes are refused.
 void set_narrow_tma_store(int mode);
