@@ -28,20 +28,17 @@ constexpr int kGemvThreads = 512, kGemvCols = 64, kGemvLanes = 64;
 // Before the first read of x: the grid this one depends on is done (PDL: griddepcontrol.wait), or
 // (kDecodeWaits, work_list.hpp DecodeLaw) the gate/up tiles of the two groups this CTA reads, i
 // (the type) and j, are stored: each thread polls the two counters with relaxed loads at GPU scope
-// and, once both are reached, reads each once more with an acquire load, so that its later loads
-// of h see those stores (the counters only grow until every waiter has passed). Why counters:
+// and, once both are reached, makes one acq_rel fence (the PTX model's acquire pattern: a strong
+// read, then the fence), so that its later loads of h see those stores. Why counters:
 // griddepcontrol.wait waits for the whole gate/up grid and its memory flush; a group's down tiles
 // need only two groups of h. Why not acquire loads in the loop: each compiles to an L1
-// invalidation (CCTL.IVALL), repeated every ~64 ns beside the gate/up CTAs sharing the SM; nor a
-// fence after it: MEMBAR.GPU would also wait for this thread's W loads still in flight.
+// invalidation (CCTL.IVALL), repeated every ~64 ns beside the gate/up CTAs sharing the SM. Why a
+// fence and not a last acquire load of each counter: that is one more round trip to L2 before h is
+// read; the fence (MEMBAR.GPU) waits for this thread's W loads too, but where the CTA waited at all
+// those loads, issued before the wait, have long returned.
 __device__ __forceinline__ uint32_t ld_relaxed_gpu(const uint32_t* p) {
   uint32_t v;
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ uint32_t ld_acquire_gpu(const uint32_t* p) {
-  uint32_t v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
   return v;
 }
 __device__ __forceinline__ void decode_wait_inputs(const DecodeLaw& L, uint32_t i, uint32_t j) {
@@ -50,8 +47,7 @@ __device__ __forceinline__ void decode_wait_inputs(const DecodeLaw& L, uint32_t 
     return;
   }
   while (ld_relaxed_gpu(L.ready + i) < L.target || ld_relaxed_gpu(L.ready + j) < L.target) __nanosleep(64);
-  while (ld_acquire_gpu(L.ready + i) < L.target || ld_acquire_gpu(L.ready + j) < L.target) {
-  }
+  asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
 }
 
 // The CTA's tile: columns [n_begin, + n_count) and the reduction depth; row(r) maps flat reduction
