@@ -90,3 +90,12 @@ def test_refusals(tmp_path):
     bad.write_text("{not json\n")
     rc, _, err = run(f, bad)
     assert rc == 2 and "not JSON lines" in err
+
+
+def test_committed_targets_file_is_the_scripts_output_on_the_committed_table():
+    # results/gpu/targets.md must be regenerated whenever the table, the peer files or the script change
+    gpu = ROOT / "results" / "gpu"
+    rc, out, err = run(gpu / "bench_table.csv", gpu / "peer.jsonl", gpu / "history" / "session26" / "call4" / "peer_more.jsonl")
+    assert rc == 0, err
+    committed = (gpu / "targets.md").read_text()
+    assert committed[committed.index("| target |"):] == out
