@@ -46,7 +46,12 @@ __device__ __forceinline__ void decode_wait_inputs(const DecodeLaw& L, uint32_t 
     grid_dependency_wait();
     return;
   }
-  while (ld_relaxed_gpu(L.ready + i) < L.target || ld_relaxed_gpu(L.ready + j) < L.target) __nanosleep(64);
+  // A count that never arrives (a launch whose target does not match gate/up's grid) traps after
+  // 2^24 polls, over a second, instead of hanging the stream: the host sees a launch failure.
+  for (uint32_t polls = 0; ld_relaxed_gpu(L.ready + i) < L.target || ld_relaxed_gpu(L.ready + j) < L.target; ++polls) {
+    if (polls == (1u << 24)) __trap();
+    __nanosleep(64);
+  }
   asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
 }
 
