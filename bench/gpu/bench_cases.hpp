@@ -124,8 +124,8 @@ class Bench {
   void square(int n, int b);
   // The narrow kernel's memory pattern alone (suite `segments`, twenty-seventh session): its Y-like
   // 64-row tiles of seg bytes per row at Qwen3-32B's 51 200-byte pitch, copied, against a contiguous
-  // copy of the same bytes (gpu::device_tile_copy).
-  void segments(uint32_t seg_bytes);
+  // copy of the same bytes (gpu::device_tile_copy), `ahead` tiles' loads in flight per CTA.
+  void segments(uint32_t seg_bytes, uint32_t ahead);
   // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
   // copies, wgmma or stores left out, and with TMA stores.
   void ablate(const std::string& name, int D, int F, int M, int q, bool interval);

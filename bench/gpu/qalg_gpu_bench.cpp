@@ -292,7 +292,10 @@ int main(int argc, char** argv) {
           if (M == 2048 && keep(name)) b.ablate(name, D, F, M, q, false);
     }
     if (o.suite == "segments") {  // the narrow kernel's memory pattern without its math (bench_cases_run.hpp)
-      for (uint32_t seg : {208u, 400u, 832u, 1024u}) b.segments(seg);
+      // 208-byte rows (the kernel's pieces) 1, 2 and 4 tiles ahead; 400 (a whole group) 1 and 2; 832, 1024
+      for (const auto& [seg, ahead] : std::vector<std::pair<uint32_t, uint32_t>>{
+               {208, 1}, {208, 2}, {208, 4}, {400, 1}, {400, 2}, {832, 1}, {1024, 1}})
+        b.segments(seg, ahead);
     }
     if (o.suite == "square") b.square(square_n, 128);  // one square product (QALG_SQUARE_N, b = 128): for profilers
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks

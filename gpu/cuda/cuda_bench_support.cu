@@ -87,35 +87,55 @@ __global__ void l2_read_kernel(const uint4* src, uint64_t n, int passes, unsigne
     atomicAdd(sum, t);
   }
 }
-// device_tile_copy: vectors of 16 bytes; a tile is 64 × seg16 of them, at most 64 · 64 (1024-byte
-// rows): 16 per thread of 256, all loaded before the first store (the narrow kernel holds a unit's
-// operands before it writes its outputs). 72 KB of dynamic shared memory (unused) holds the SM at
-// the narrow kernel's 3 CTAs.
+// device_tile_copy: vectors of 16 bytes; a tile is 64 × seg16 of them, PER (= ceil(64 · seg16 /
+// 256)) per thread of 256; AHEAD tiles' loads are all issued before the first of their stores (the
+// narrow kernel at M = 8192 holds one unit's operands in flight per CTA: AHEAD = 1), at most 16
+// vectors in registers. 72 KB of dynamic shared memory (unused) holds the SM at the narrow kernel's
+// 3 CTAs.
 constexpr int kTileThreads = 256, kTileVecs = 16;
+template <int PER, int AHEAD>
 __global__ void __launch_bounds__(kTileThreads, 3)
     tile_copy_kernel(const uint4* src, uint4* dst, uint32_t row_blocks, uint64_t pitch16, uint32_t seg16, uint32_t tiles,
                      uint32_t run) {
+  static_assert(PER * AHEAD <= kTileVecs, "at most 16 vectors per thread in flight");
   const uint32_t rb = blockIdx.x % row_blocks, t0 = (blockIdx.x / row_blocks) * run;
   const uint32_t t1 = min(t0 + run, tiles), n = 64 * seg16;
-  for (uint32_t t = t0; t < t1; ++t) {
-    uint4 v[kTileVecs];
+  for (uint32_t t = t0; t < t1; t += AHEAD) {
+    uint4 v[AHEAD][PER];
 #pragma unroll
-    for (int k = 0; k < kTileVecs; ++k) {
-      const uint32_t e = threadIdx.x + k * kTileThreads;
-      if (e < n) v[k] = src[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t) * seg16 + e % seg16];
-    }
+    for (int g = 0; g < AHEAD; ++g)
 #pragma unroll
-    for (int k = 0; k < kTileVecs; ++k) {
-      const uint32_t e = threadIdx.x + k * kTileThreads;
-      if (e < n) dst[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t) * seg16 + e % seg16] = v[k];
-    }
+      for (int k = 0; k < PER; ++k) {
+        const uint32_t e = threadIdx.x + k * kTileThreads;
+        if (t + g < t1 && e < n) v[g][k] = src[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t + g) * seg16 + e % seg16];
+      }
+#pragma unroll
+    for (int g = 0; g < AHEAD; ++g)
+#pragma unroll
+      for (int k = 0; k < PER; ++k) {
+        const uint32_t e = threadIdx.x + k * kTileThreads;
+        if (t + g < t1 && e < n) dst[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t + g) * seg16 + e % seg16] = v[g][k];
+      }
   }
 }
 constexpr int kTileSmem = 72 * 1024;
+// The compiled (vectors per thread, tiles ahead): 208-byte rows (4 per thread) 1, 2 and 4 ahead;
+// 400 (7) 1 and 2; 832 (13) and 1024 (16) 1. f(kernel) with the one for (per, ahead); false if none.
+template <class F>
+bool with_tile_copy_kernel(uint32_t per, uint32_t ahead, F&& f) {
+  const auto pick = [&](auto kernel) { return f(kernel), true; };
+  if (per <= 4 && ahead == 1) return pick(tile_copy_kernel<4, 1>);
+  if (per <= 4 && ahead == 2) return pick(tile_copy_kernel<4, 2>);
+  if (per <= 4 && ahead == 4) return pick(tile_copy_kernel<4, 4>);
+  if (per <= 7 && ahead == 1) return pick(tile_copy_kernel<7, 1>);
+  if (per <= 7 && ahead == 2) return pick(tile_copy_kernel<7, 2>);
+  if (per <= 16 && ahead == 1) return pick(tile_copy_kernel<16, 1>);
+  return false;
+}
 }  // namespace
 
 void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_bytes, uint64_t pitch_bytes, uint32_t runs,
-                      cudaStream_t stream) {
+                      uint32_t ahead, cudaStream_t stream) {
   if (src == nullptr || dst == nullptr) throw std::invalid_argument("device_tile_copy: src and dst must be device pointers, got null");
   if (rows == 0 || rows % 64 != 0)
     throw std::invalid_argument("device_tile_copy: rows must be a positive multiple of 64, got " + std::to_string(rows));
@@ -125,15 +145,21 @@ void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_by
     throw std::invalid_argument("device_tile_copy: pitch_bytes must be a multiple of 16 and at least seg_bytes (" +
                                 std::to_string(seg_bytes) + "), got " + std::to_string(pitch_bytes));
   if (runs == 0) throw std::invalid_argument("device_tile_copy: runs must be positive, got 0");
-  static const cudaError_t attr =
-      cudaFuncSetAttribute(tile_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTileSmem);
-  detail::check_cuda(attr, "cudaFuncSetAttribute(tile_copy_kernel)");
+  const uint32_t per = (64 * (seg_bytes / 16) + kTileThreads - 1) / kTileThreads;
   const uint32_t tiles = uint32_t(pitch_bytes / seg_bytes), row_blocks = rows / 64;
   const uint32_t run = (tiles + runs - 1) / runs;
   const uint32_t grid = row_blocks * ((tiles + run - 1) / run);
-  tile_copy_kernel<<<grid, kTileThreads, kTileSmem, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), row_blocks,
-                                                             pitch_bytes / 16, seg_bytes / 16, tiles, run);
-  detail::check_cuda(cudaGetLastError(), "tile_copy_kernel launch");
+  const bool compiled = with_tile_copy_kernel(per, ahead, [&](auto kernel) {
+    detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTileSmem),
+                       "cudaFuncSetAttribute(tile_copy_kernel)");
+    kernel<<<grid, kTileThreads, kTileSmem, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), row_blocks,
+                                                      pitch_bytes / 16, seg_bytes / 16, tiles, run);
+    detail::check_cuda(cudaGetLastError(), "tile_copy_kernel launch");
+  });
+  if (!compiled)
+    throw std::invalid_argument("device_tile_copy: " + std::to_string(ahead) + " tiles ahead of " + std::to_string(seg_bytes) +
+                                "-byte rows are not compiled (208-byte rows and narrower: 1, 2 or 4; up to 400: 1 or 2; "
+                                "up to 1024: 1)");
 }
 
 void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long long* sum, cudaStream_t stream) {

@@ -184,8 +184,10 @@ TEST(BenchProbes, TileCopyCopiesTheTilesAndNothingElse) {
   struct Case {
     uint32_t seg, runs;
     uint64_t pitch;
+    uint32_t ahead;
   };
-  for (const Case& c : {Case{208, 3, 51200 / 16}, Case{1024, 2, 4096}, Case{400, 5, 8016}, Case{16, 1, 48}}) {
+  for (const Case& c : {Case{208, 3, 51200 / 16, 1}, Case{208, 2, 51200 / 16, 4}, Case{208, 3, 3328, 2},
+                        Case{1024, 2, 4096, 1}, Case{400, 5, 8016, 2}, Case{400, 1, 8016, 1}, Case{16, 1, 48, 4}}) {
     const uint32_t rows = 192;
     std::vector<unsigned char> src(rows * c.pitch), before(rows * c.pitch, 0xA5), got(rows * c.pitch);
     for (auto& b : src) b = static_cast<unsigned char>(rng()), b = b == 0xA5 ? 0x5A : b;
@@ -194,28 +196,31 @@ TEST(BenchProbes, TileCopyCopiesTheTilesAndNothingElse) {
     cuda_ok(cudaMalloc(&d, src.size()), "cudaMalloc");
     cuda_ok(cudaMemcpy(s, src.data(), src.size(), cudaMemcpyHostToDevice), "upload");
     cuda_ok(cudaMemcpy(d, before.data(), src.size(), cudaMemcpyHostToDevice), "upload");
-    device_tile_copy(s, d, rows, c.seg, c.pitch, c.runs, nullptr);
+    device_tile_copy(s, d, rows, c.seg, c.pitch, c.runs, c.ahead, nullptr);
     cuda_ok(cudaMemcpy(got.data(), d, src.size(), cudaMemcpyDeviceToHost), "download");
     const uint64_t copied = c.pitch / c.seg * c.seg;
     size_t wrong = 0;
     for (uint64_t r = 0; r < rows; ++r)
       for (uint64_t b = 0; b < c.pitch; ++b) wrong += got[r * c.pitch + b] != (b < copied ? src[r * c.pitch + b] : 0xA5);
-    EXPECT_EQ(wrong, 0u) << "seg " << c.seg << ", pitch " << c.pitch << ", runs " << c.runs;
+    EXPECT_EQ(wrong, 0u) << "seg " << c.seg << ", pitch " << c.pitch << ", runs " << c.runs << ", ahead " << c.ahead;
     cudaFree(s), cudaFree(d);
   }
   void* p = nullptr;
   cuda_ok(cudaMalloc(&p, 4096), "cudaMalloc");
-  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 100, 16, 64, 1, nullptr); }),
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 100, 16, 64, 1, 1, nullptr); }),
             "device_tile_copy: rows must be a positive multiple of 64, got 100");
-  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 24, 64, 1, nullptr); }),
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 24, 64, 1, 1, nullptr); }),
             "device_tile_copy: seg_bytes must be a multiple of 16 in [16, 1024], got 24");
-  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 2048, 4096, 1, nullptr); }),
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 2048, 4096, 1, 1, nullptr); }),
             "device_tile_copy: seg_bytes must be a multiple of 16 in [16, 1024], got 2048");
-  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 64, 48, 1, nullptr); }),
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 64, 48, 1, 1, nullptr); }),
             "device_tile_copy: pitch_bytes must be a multiple of 16 and at least seg_bytes (64), got 48");
-  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 16, 64, 0, nullptr); }), "device_tile_copy: runs must be positive, got 0");
-  EXPECT_EQ(error_of([&] { device_tile_copy(nullptr, p, 64, 16, 64, 1, nullptr); }),
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 16, 64, 0, 1, nullptr); }), "device_tile_copy: runs must be positive, got 0");
+  EXPECT_EQ(error_of([&] { device_tile_copy(nullptr, p, 64, 16, 64, 1, 1, nullptr); }),
             "device_tile_copy: src and dst must be device pointers, got null");
+  EXPECT_EQ(error_of([&] { device_tile_copy(p, p, 64, 832, 4096, 1, 2, nullptr); }),
+            "device_tile_copy: 2 tiles ahead of 832-byte rows are not compiled (208-byte rows and narrower: 1, 2 or 4; "
+            "up to 400: 1 or 2; up to 1024: 1)");
   cudaFree(p);
 }
 TEST(SanitizerSmall, NarrowLawTiles) {

@@ -24,14 +24,16 @@ void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long l
 // seventh session): copies, src to dst at the same places, the rows × (tiles · seg_bytes) bytes at
 // the start of each of `rows` rows (pitch_bytes apart) as 64-row × seg_bytes tiles, the way that
 // kernel writes Y (and reads W): CTA b takes row block b mod (rows / 64) and a run of consecutive
-// tiles along it, one tile after the other, every load of a tile issued before its stores; `runs`
-// runs per row block, at most 3 CTAs per SM (the kernel's occupancy). Whether the kernel's 208-byte
-// row runs at a 51 200-byte pitch cost DRAM efficiency is then a measurement against wider tiles.
-// Throws std::invalid_argument, before any launch, for null pointers, rows not a positive multiple of
-// 64, seg_bytes not a multiple of 16 in [16, 1024], pitch_bytes not a multiple of 16 or below
-// seg_bytes, or runs = 0.
+// tiles along it, `ahead` tiles at a time with every load of those issued before their stores (the
+// kernel at M = 8192: one); `runs` runs per row block, at most 3 CTAs per SM (the kernel's
+// occupancy). Whether the kernel's 208-byte row runs at a 51 200-byte pitch cost DRAM efficiency is
+// then a measurement against wider tiles, and whether more loads in flight would help one against
+// more tiles ahead. Compiled: ahead 1, 2 or 4 for rows of at most 208 bytes, 1 or 2 up to 400, 1 up
+// to 1024. Throws std::invalid_argument, before any launch, for null pointers, rows not a positive
+// multiple of 64, seg_bytes not a multiple of 16 in [16, 1024], pitch_bytes not a multiple of 16 or
+// below seg_bytes, runs = 0, or an `ahead` not compiled for seg_bytes.
 void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_bytes, uint64_t pitch_bytes, uint32_t runs,
-                      cudaStream_t stream);
+                      uint32_t ahead, cudaStream_t stream);
 
 // Launches `ctas` CTAs of 32 threads that do nothing: the launch probe (what a graph replay of one
 // kernel costs before any work, the part of a small kernel's time no kernel can remove). Throws
