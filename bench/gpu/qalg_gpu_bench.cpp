@@ -212,6 +212,15 @@ int main(int argc, char** argv) {
                                          : qalg::gpu::DecodeStaging::registers;
     qalg::gpu::set_decode_engines(staging, p == "1", d == "1");
   }
+  // QALG_NARROW_PREFETCH=N (twenty-seventh session): the narrow tiles' L2 prefetch, N units ahead (0-8).
+  if (const char* v = std::getenv("QALG_NARROW_PREFETCH")) {
+    const std::string m = v;
+    if (m.size() != 1 || m[0] < '0' || m[0] > '8') {
+      std::cerr << "qalg_gpu_bench: QALG_NARROW_PREFETCH must be 0 to 8 (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_narrow_prefetch(uint32_t(m[0] - '0'));
+  }
   // QALG_DECODE_READY=0|1 (twenty-seventh session): the FFN decode's hand-over by counters.
   if (const char* v = std::getenv("QALG_DECODE_READY")) {
     const std::string m = v;

@@ -44,7 +44,8 @@ std::atomic<int> g_narrow_deep{-1};  // -1: the tile's default (nl64x128 shallow
 std::atomic<bool> g_narrow_tail{true};
 std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
-std::atomic<int> g_narrow_tma_store{1};  // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too)
+std::atomic<int> g_narrow_tma_store{1};
+std::atomic<uint32_t> g_narrow_prefetch{0};  // set_narrow_prefetch (twenty-seventh session)  // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too)
 
 // TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
 // has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
@@ -73,10 +74,10 @@ auto narrow64_shape(const NarrowLaw& L, Go&& go) {
   return go(integral_constant<int, 64>{}, false_type{});
 }
 
-template <typename T, int SK, int VEC, bool DEEP, int NS, bool TS = false, int WC = kNarrowSplit>
+template <typename T, int SK, int VEC, bool DEEP, int NS, bool TS = false, int WC = kNarrowSplit, bool PF = false>
 void launch_narrow_shape(const NarrowLaw& L, const RowFormula& f, const GemmArgs& a, cudaStream_t s) {
   constexpr int kStages = NarrowShape<SK, DEEP, NS>::kStages, kMinB = NarrowShape<SK, DEEP, NS>::kMinBlocks;
-  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS, TS, WC>;
+  auto kernel = narrow_law_kernel<T, SK, kStages, VEC, kMinB, NS, TS, WC, PF>;
   // TS: the box's size is the plan's; the attribute allows the widest that keeps MINB CTAs per SM.
   constexpr size_t smem_max = TS ? narrow_box_offset<SK, kStages, NS, TS, WC>() +
                                        narrow_box_bytes(narrow_box_cols_max<SK, DEEP, WC>())
@@ -145,6 +146,7 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc, uint32
   L.lda = uint32_t(lda), L.ldc = uint32_t(ldc);
   L.stream = g_narrow_stream ? 1 : 0;
   L.zero_c = g_narrow_zero_c ? 1 : 0;
+  L.prefetch = g_narrow_prefetch;
   return L;
 }
 
@@ -209,6 +211,10 @@ void set_narrow_tma_store(int mode) {
                                 "(also a box per group of pieces), got " + std::to_string(mode));
   g_narrow_tma_store = mode;
 }
+void set_narrow_prefetch(uint32_t units) {
+  if (units > 8) throw std::invalid_argument("set_narrow_prefetch: units ahead must be in [0, 8], got " + std::to_string(units));
+  g_narrow_prefetch = units;
+}
 bool narrow_stores_by_tma(const DeviceBatch& b) {
   if (!narrow_law_applies(b)) return false;
   NarrowLaw L = narrow_layout(b, b.plan().plan().K(), b.plan().plan().N(), 64);
@@ -244,6 +250,14 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
   auto go = [&](auto sk, auto deep, auto ns, auto ts) {
     constexpr int SK = decltype(sk)::value, NS = decltype(ns)::value;
     constexpr bool DEEP = decltype(deep)::value, TS = decltype(ts)::value;
+    // L2 prefetches (set_narrow_prefetch): compiled into nl64x64 at SK = 40 with lane stores only
+    // (Qwen3-32B at q = 128; the group boxes below have their own); elsewhere the setting is ignored.
+    if constexpr (SK == 40 && NS == 2 && !TS) {
+      if (L.prefetch) {
+        if (v8) return launch_narrow_shape<T, SK, 8, DEEP, NS, TS, kNarrowSplit, true>(L, f, a, stream);
+        return launch_narrow_shape<T, SK, 4, DEEP, NS, TS, kNarrowSplit, true>(L, f, a, stream);
+      }
+    }
     if (v8) launch_narrow_shape<T, SK, 8, DEEP, NS, TS>(L, f, a, stream);
     else launch_narrow_shape<T, SK, 4, DEEP, NS, TS>(L, f, a, stream);
   };
@@ -255,6 +269,10 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
       if constexpr (kTs) {
         if constexpr (decltype(sk)::value == 40) {  // mode 3's group boxes: narrower W tiles (kNarrowGroupBoxW)
           if (ts && L.box_pieces > 1) {
+            if (L.prefetch) {
+              if (v8) return launch_narrow_shape<T, 40, 8, false, 2, true, kNarrowGroupBoxW, true>(L, f, a, stream);
+              return launch_narrow_shape<T, 40, 4, false, 2, true, kNarrowGroupBoxW, true>(L, f, a, stream);
+            }
             if (v8) return launch_narrow_shape<T, 40, 8, false, 2, true, kNarrowGroupBoxW>(L, f, a, stream);
             return launch_narrow_shape<T, 40, 4, false, 2, true, kNarrowGroupBoxW>(L, f, a, stream);
           }

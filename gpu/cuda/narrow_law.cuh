@@ -57,6 +57,7 @@ struct NarrowLaw {
   uint32_t box_cols = 0;                // TS: the output box's columns (2r, pw, or r)
   uint32_t tma_groups = 1;              // TS: output groups per box (2: pairs of r ≡ 4 mod 8; 1: one piece, or one group)
   uint32_t box_pieces = 1;              // TS, G = 1: pieces per box (1: a box per piece; `pieces`: a box per group, mode 3)
+  uint32_t prefetch = 0;                // units past the stages' whose W and x are prefetched into L2 (0: none)
 };
 
 // Y is written once and never read here: stream = 1 stores it evict-first (an experiment,
@@ -97,6 +98,15 @@ constexpr size_t narrow_box_offset() {
   return (narrow_smem_bytes<SK, STAGES, NS, TS, WC>() + 127) / 128 * 128;
 }
 constexpr size_t narrow_box_bytes(uint32_t box_cols) { return size_t(kNarrowBM) * box_cols * 2; }
+
+// L2 prefetches (set_narrow_prefetch): a W box by the copy engine, no shared memory, no barrier;
+// a 16-byte piece of an x row by its thread.
+__device__ __forceinline__ void tma_prefetch_2d(const CUtensorMap* map, int32_t col, int32_t row) {
+  asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];\n" ::"l"(reinterpret_cast<uint64_t>(map)),
+               "r"(col), "r"(row)
+               : "memory");
+}
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p)); }
 
 // The TMA store of the output box (TS): one thread issues it (wgs_gemm.cuh tma_store_4d, then
 // bulk_commit) after the CTA's barrier; the box may be written again once the copy engine has read
@@ -231,7 +241,9 @@ __device__ __forceinline__ void narrow_mma(const NarrowA<SK>& af, const T* sw, u
 // One box, not two: a second would cost the third CTA per SM. Why TMA: with lane stores nl64x64
 // ran Qwen3-32B at M = 32768 (r = 100) in 1208-1215 us, with the G = 2 boxes in 975-978
 // (session 15, call 1): the copy engine writes whole lines of the 200-byte row runs.
-template <typename T, int SK, int STAGES, int VEC, int MINB, int NS, bool TS = false, int WC = kNarrowSplit>
+// PF: compiled with the L2 prefetches (set_narrow_prefetch; only the SK = 40 shapes: the code costs
+// the others registers even where it is off).
+template <typename T, int SK, int STAGES, int VEC, int MINB, int NS, bool TS = false, int WC = kNarrowSplit, bool PF = false>
 __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     narrow_law_kernel(NarrowLaw L, RowFormula f, const T* X, T* Y, const __grid_constant__ CUtensorMap wmap,
                       const __grid_constant__ CUtensorMap ymap) {
@@ -311,6 +323,22 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     if (L.tma_groups == 2) return (u / L.pieces) % 2 == 1;
     return L.box_pieces == 1 || u % L.box_pieces == L.box_pieces - 1;
   };
+  // set_narrow_prefetch: unit u's W_ij and W_jj boxes and x_j into L2 (a unit L.prefetch past the
+  // stages' last, so that its DRAM reads overlap more units than the stages hold: the kernel at
+  // M = 8192 has one unit in flight per CTA).
+  auto prefetch_unit = [&](uint32_t u) {
+    const uint32_t j = u / L.pieces, p = u % L.pieces;
+    const int32_t n0 = int32_t(j * L.r + p * L.pw) & ~7;
+    if (threadIdx.x == 0) {
+      tma_prefetch_2d(&wmap, n0, int32_t(i * L.s));
+      if (j != i) tma_prefetch_2d(&wmap, n0, int32_t(j * L.s));
+    }
+    if (j != i && p == 0) {  // x_j once per group (its pieces read the same x_j)
+#pragma unroll
+      for (int e = 0; e < kXPer; ++e)
+        if (xoff[e] >= 0) prefetch_l2(X + xoff[e] + j * L.s);
+    }
+  };
   auto load_unit = [&](uint32_t u, uint32_t slot) {
     T* st = stages + slot * kStage;
     const uint32_t j = u / L.pieces, p = u % L.pieces;
@@ -351,6 +379,10 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     // The stage computed in the previous step is free: every warp passed the barrier above.
     if (n + STAGES - 1 < units) load_unit(u0 + n + STAGES - 1, (n + STAGES - 1) % STAGES);
     cp_async_commit();
+    if constexpr (PF) {  // the units the stages reach later: the first step all, then the one new
+      for (uint32_t k = n == 0 ? STAGES : STAGES - 1 + L.prefetch; k <= STAGES - 1 + L.prefetch; ++k)
+        if (n + k < units) prefetch_unit(u0 + n + k);
+    }
 
     const uint32_t slot = n % STAGES, u = u0 + n, j = u / L.pieces, p = u % L.pieces;
     const uint32_t n0 = j * L.r + p * L.pw, width = min(L.pw, L.r - p * L.pw);

@@ -237,6 +237,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
   for (const auto [bn, tail, deep, tma] : variants) {
     set_narrow_tma_store(tma);
     set_narrow_run(tma == 3 ? 2 : 0);
+    set_narrow_prefetch(tma == 3 ? 3 : 0);  // L2 prefetches past a run's end are skipped
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const TileConfig t{64, bn, 4, TileEngine::narrow_law};
@@ -256,6 +257,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
   set_narrow_zero_accumulator(false);
   set_narrow_tma_store(1);  // the default
   set_narrow_run(0);
+  set_narrow_prefetch(0);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

@@ -497,6 +497,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     set_narrow_tail(tail);
     set_narrow_deep(deep);
     set_narrow_tma_store(tma);
+    set_narrow_prefetch(deep == 0 ? 2 : tma == 3 ? 1 : 0);  // L2 prefetches (at s = 40: lanes and mode 3)
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
     const uint32_t K = c.q * c.s, N = c.q * c.r, M = c.q * c.c;
@@ -539,6 +540,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     }
   }
   set_narrow_run(default_run);
+  set_narrow_prefetch(0);
   set_narrow_tail(true);
   set_narrow_deep(-1);
   set_narrow_streaming_stores(false);
@@ -568,6 +570,8 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   EXPECT_NE(error_of([] { set_narrow_run(4097); }).find("units per CTA must be 0 (automatic) or in [1, 4096], got 4097"),
             std::string::npos);
   EXPECT_NE(error_of([] { set_narrow_deep(2); }).find("-1 (each tile's default), 0 or 1, got 2"), std::string::npos);
+  EXPECT_NE(error_of([] { set_narrow_prefetch(9); }).find("set_narrow_prefetch: units ahead must be in [0, 8], got 9"),
+            std::string::npos);
   EXPECT_NE(error_of([] { set_narrow_tma_store(4); }).find("set_narrow_tma_store: 0 (lanes), 1 (boxes of two groups), 2"),
             std::string::npos);
   // mode 1 (the default): the pairs only

@@ -322,6 +322,12 @@ void set_narrow_zero_accumulator(bool on);
 // memory of the shape's CTAs per SM (not with set_narrow_deep(0) at s <= 24). Mode 0, or where it
 // does not fit: the lanes store. Other modes are refused.
 void set_narrow_tma_store(int mode);
+// nl64x64 at s = 33..40 (Qwen3-32B at q = 128) prefetches into L2 the W boxes and x rows of the
+// `units` units past the ones its stages hold (twenty-seventh session, 0 = none, the default; not
+// yet timed): more of a CTA's DRAM reads in flight than its shared memory holds. Compiled into that
+// shape with lane stores and with mode 3's group boxes; ignored elsewhere. Throws
+// std::invalid_argument above 8.
+void set_narrow_prefetch(uint32_t units);
 // Whether nl64x64 would store Y by TMA for this batch now (a contiguous Y; set_narrow_tma_store,
 // the run and the other switches as they are).
 bool narrow_stores_by_tma(const DeviceBatch& batch);
