@@ -76,6 +76,9 @@ def read_table(path):
     need = {"kind", "shape", "M", "q", "speedup_warm", "speedup_flush", "alg_warm_us"}
     if rows and not need <= set(rows[0]):
         fail(f"{path}: missing columns {sorted(need - set(rows[0]))}")
+    for n, r in enumerate(rows, 2):
+        if not (r.get("M") or "").isdigit():
+            fail(f"{path}: line {n} ({r.get('shape')}): M must be a positive integer, got '{r.get('M')}'")
     return rows
 
 
@@ -92,20 +95,25 @@ def read_peer(paths):
                 p = json.loads(l)
             except json.JSONDecodeError as e:
                 fail(f"{path}: not JSON lines ({e})")
-            if "square_n" in p and "triton_us" in p:
-                key = (f"b=128 n={p['square_n']}", int(p["square_n"]))
-                times = [float(p["triton_us"])]
-            elif "shape" in p and "M" in p:
-                key = (p["shape"].replace(" expert", "-expert"), int(p["M"]))
-                # triton_<setting>_us, or triton_<setting>_us(M=<rows>): only where <rows> is the row's M
-                # (the peer's decodes ran on 64 rows: not comparable)
-                times = []
-                for k, v in p.items():
-                    m = re.fullmatch(r"triton_\w*?_us(?:\(M=(\d+)\))?", k)
-                    if m and (m.group(1) is None or int(m.group(1)) == key[1]):
-                        times.append(float(v))
-            else:
-                continue
+            if not isinstance(p, dict):
+                fail(f"{path}: a line is not a JSON object: {l.strip()[:80]}")
+            try:
+                if "square_n" in p and "triton_us" in p:
+                    key = (f"b=128 n={p['square_n']}", int(p["square_n"]))
+                    times = [float(p["triton_us"])]
+                elif "shape" in p and "M" in p:
+                    key = (str(p["shape"]).replace(" expert", "-expert"), int(p["M"]))
+                    # triton_<setting>_us, or triton_<setting>_us(M=<rows>): only where <rows> is the row's M
+                    # (the peer's decodes ran on 64 rows: not comparable)
+                    times = []
+                    for k, v in p.items():
+                        m = re.fullmatch(r"triton_\w*?_us(?:\(M=(\d+)\))?", k)
+                        if m and (m.group(1) is None or int(m.group(1)) == key[1]):
+                            times.append(float(v))
+                else:
+                    continue
+            except (TypeError, ValueError) as e:
+                fail(f"{path}: a peer line with a value that is not a number ({e}): {l.strip()[:80]}")
             if times:
                 best[key] = min(times + ([best[key]] if key in best else []))
     return best

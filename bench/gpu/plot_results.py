@@ -1,7 +1,7 @@
 # Plots of a qalg_gpu_bench run (issue 7): left, the projection-table speedups of qalg, the Triton
 # peer (its speedup over its own torch.matmul; the peer file may come from another call) and the paper; right, square block products (b = 128) time against n, log-log.
 #   python3 plot_results.py bench_table.csv peer.jsonl out.png
-import csv, json, math, sys
+import csv, json, math, os, sys
 
 import matplotlib
 matplotlib.use("Agg")
@@ -9,8 +9,10 @@ import matplotlib.pyplot as plt
 
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["suite"] == "table"]
 peer = [json.loads(l) for l in open(sys.argv[2]) if l.strip()] if len(sys.argv) > 3 else []
-paper = {"Qwen3-1.7B": 3.04, "Qwen3-4B": 3.14, "Qwen3-8B": 5.04, "Qwen3-30B-A3B-expert": 1.57,
-         "DeepSeek-V3-expert": 2.91}
+# The paper's warm M = 2048 figures: SPEC §6, kept once in scripts/issue7_targets.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from issue7_targets import PROJECTIONS  # noqa: E402
+paper = {shape: warm for shape, M, q, warm, _ in PROJECTIONS if M == 2048 and shape != "Qwen3-32B"}
 proj = [r for r in rows if r["kind"] == "projection" and r["M"] == "2048" and r["shape"] in paper]
 peer_best = {}
 for p in peer:

@@ -3,7 +3,8 @@ when qalg's ratio reaches the paper's (SPEC §6), warm and flushed separately; t
 fraction reaches 1/1.3; training also never below dense; the squares' slope is the least-squares
 slope of log time against log n (checked here on times t = c·n^k, whose slope is k); qalg beats the
 peer only when its time is below the peer's fastest at the same shape and M, and the peer's rows
-run on another M are not compared; the count adds every verdict; unreadable or empty tables exit 2."""
+run on another M are not compared; the count adds every verdict; unreadable or empty tables, a row without an integer M and peer lines that are not objects or hold
+non-numbers exit 2 with a message naming the problem."""
 import subprocess
 import sys
 
@@ -90,6 +91,15 @@ def test_refusals(tmp_path):
     bad.write_text("{not json\n")
     rc, _, err = run(f, bad)
     assert rc == 2 and "not JSON lines" in err
+    bad.write_text('{"shape": "Qwen3-8B", "M": 2048, "triton_q32_us": "fast"}\n')
+    rc, _, err = run(f, bad)
+    assert rc == 2 and "not a number" in err
+    bad.write_text("[1, 2]\n")
+    rc, _, err = run(f, bad)
+    assert rc == 2 and "not a JSON object" in err
+    write(f, [["table", "projection", "Qwen3-8B", "", 32, 51.0, 5.1, 4.6, 0.8]])
+    rc, _, err = run(f)
+    assert rc == 2 and "line 2 (Qwen3-8B): M must be a positive integer, got ''" in err
 
 
 def test_committed_targets_file_is_the_scripts_output_on_the_committed_table():
