@@ -10,7 +10,7 @@
 
 namespace qalg::bench {
 
-inline void Bench::launch_probe() {
+inline void Bench::null_kernel_probe() {
   int sms = 0;
   ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "multiprocessor count");
   for (uint32_t ctas : {1u, 4u * uint32_t(sms)}) {
@@ -19,6 +19,10 @@ inline void Bench::launch_probe() {
     std::printf("launch  null kernel, %4u CTAs: %6.2f us (p10 %.2f, p90 %.2f)\n", ctas, t.median, t.p10, t.p90);
     csv_ << "ceiling,null_kernel_" << ctas << "_ctas_us," << gpu_name_ << ",,,,,,," << t.median << ",,,,,,,,,,,,,,,,,,,,\n";
   }
+}
+
+inline void Bench::launch_probe() {
+  null_kernel_probe();
   // The write side alone: cudaMemset of 1 GiB (bytes written only), beside the copy ceiling's read + write.
   const uint64_t n = uint64_t(1) << 30;
   Buf a(n, 1, 1);

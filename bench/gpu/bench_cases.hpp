@@ -132,6 +132,8 @@ class Bench {
   // What a graph replay of an empty kernel costs (1 CTA, and 4 per SM), and cudaMemset's write
   // bandwidth: printed, and as ceiling rows.
   void launch_probe();
+  // The empty replay alone (table suite: issue7_targets.py bounds target 2's floor fractions by it).
+  void null_kernel_probe();
   // set_row_formula off against on (warm medians of 10, printed only): forward on the wg_gemm
   // tiles, and dX / dW on the wm and wl engines; with n > 0 the square product of size n instead.
   void row_formula_probe(const std::string& name, int D, int F, int M, int q, int n = 0);

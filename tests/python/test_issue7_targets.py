@@ -4,7 +4,9 @@ fraction reaches 1/1.3; training also never below dense; the squares' slope is t
 slope of log time against log n (checked here on times t = c·n^k, whose slope is k); qalg beats the
 peer only when its time is below the peer's fastest at the same shape and M, and the peer's rows
 run on another M are not compared; the count adds every verdict; unreadable or empty tables, a row without an integer M and peer lines that are not objects or hold
-non-numbers exit 2 with a message naming the problem."""
+non-numbers exit 2 with a message naming the problem. With the same call's empty graph replay t0
+(ceiling row null_kernel_1_ctas_us), target 2 also states the reachable fraction floor / (floor + t0);
+every unmet ratio lists the time that meets it, dense / paper, and qalg's excess over it."""
 import subprocess
 import sys
 
@@ -74,6 +76,36 @@ def test_square_slope_and_peer(tmp_path):
     sq4096 = 1e-6 * 4096 ** 2.1
     assert row_of(out, "b=128 n=4096 M = 4096").endswith("| 30.0 | " + ("yes" if sq4096 < 30 else "**no**") + " |")
     assert row_of(out, "b=128 n=8192 M = 8192").endswith("| 1000.0 | yes |")
+
+
+def test_reachable_fraction_and_what_misses_need(tmp_path):
+    cols = COLS + ["floor_us", "dense_warm_us", "dense_flush_us", "alg_flush_us"]
+    f = tmp_path / "t.csv"
+    def ceiling(name, value):  # the bench writes a ceiling's value in the dense_warm_us column
+        return [value if c == "dense_warm_us" else {"suite": "ceiling", "kind": name, "shape": "H200"}.get(c, "")
+                for c in cols]
+
+    rows = [ceiling("copy_bandwidth_TBps", 4.0), ceiling("null_kernel_1_ctas_us", 3.0),
+            # floor 3 µs + replay 3 µs: at most 0.50; warm 10 µs against dense 14 / 1.57 = 8.917 µs needed;
+            # flushed 14.3 / 1.30 = 11.0 needed, qalg 11.0: met
+            ["table", "projection", "Qwen3-30B-A3B-expert", 2048, 16, 10.0, 1.40, 1.30, 0.3, 3.0, 14.0, 14.3, 11.0],
+            ["table", "ffn", "Qwen3-8B", 1, 32, 12.0, 6.0, 4.5, "", 0.1, 12.0 * 6.0, 27.0, 6.0]]
+    f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
+    rc, out, err = run(f)
+    assert rc == 0, err
+    assert "0.30 (at most 0.50: floor 3.0 µs + replay 3.0) | **no** |" in row_of(out, "| 2 |", "Qwen3-30B")
+    need = row_of(out, "| Qwen3-30B-A3B-expert M = 2048, warm |")
+    assert need == f"| Qwen3-30B-A3B-expert M = 2048, warm | 10.0 | {14 / 1.57:.1f} | {100 * (10 / (14 / 1.57) - 1):.1f} % |"
+    assert "M = 2048, flushed" not in out
+    assert row_of(out, "| FFN Qwen3-8B M = 1, warm |").endswith(f"| {72 / 6.64:.1f} | {100 * (12 / (72 / 6.64) - 1):.1f} % |")
+    # without the replay row, no bound is claimed
+    f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows if r[1] != "null_kernel_1_ctas_us"]) + "\n")
+    rc, out, err = run(f)
+    assert rc == 0 and "at most" not in out, err
+    rows[1] = ceiling("null_kernel_1_ctas_us", "nan")
+    f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
+    rc, _, err = run(f)
+    assert rc == 2 and "ceiling row 'null_kernel_1_ctas_us' holds 'nan'" in err
 
 
 def test_refusals(tmp_path):
