@@ -125,7 +125,9 @@ class Bench {
   // The narrow kernel's memory pattern alone (suite `segments`, twenty-seventh session): its Y-like
   // 64-row tiles of seg bytes per row at Qwen3-32B's 51 200-byte pitch, copied, against a contiguous
   // copy of the same bytes (gpu::device_tile_copy), `ahead` tiles' loads in flight per CTA.
-  void segments(uint32_t seg_bytes, uint32_t ahead);
+  // strided: the row block's CTAs take its tiles in the strided order (set_narrow_unit_order);
+  // runs: CTAs per row block (3: the kernel at M = 8192; 16: its runs at M = 32768).
+  void segments(uint32_t seg_bytes, uint32_t ahead, bool strided = false, uint32_t runs = 3);
   // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
   // copies, wgmma or stores left out, and with TMA stores.
   void ablate(const std::string& name, int D, int F, int M, int q, bool interval);

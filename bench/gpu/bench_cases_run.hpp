@@ -345,13 +345,13 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
 // loaded before they are stored), dense = device_copy of the same bytes contiguously, floor =
 // those bytes read and written at the copy bandwidth. The check: three rows of dst equal src over
 // the copied bytes (rel_l2 = rows that differ, tolerance 0).
-inline void Bench::segments(uint32_t seg_bytes, uint32_t ahead) {
-  constexpr uint32_t kRows = 8192, kPitch = 51200, kRuns = 3;
+inline void Bench::segments(uint32_t seg_bytes, uint32_t ahead, bool strided, uint32_t runs) {
+  constexpr uint32_t kRows = 8192, kPitch = 51200;
   const uint64_t bytes_row = uint64_t(kPitch / seg_bytes) * seg_bytes, payload = bytes_row * kRows;
   Buf src(kRows, kPitch / 2), dst(kRows, kPitch / 2);
   gpu::fill_random_bf16(src.p, uint64_t(kRows) * kPitch / 2, 11, 1.0f, s_);
   ok(cudaMemsetAsync(dst.p, 0, uint64_t(kRows) * kPitch, s_), "memset");
-  const Call alg = [&](cudaStream_t s) { gpu::device_tile_copy(src.p, dst.p, kRows, seg_bytes, kPitch, kRuns, ahead, s); };
+  const Call alg = [&](cudaStream_t s) { gpu::device_tile_copy(src.p, dst.p, kRows, seg_bytes, kPitch, runs, ahead, s, strided); };
   alg(s_);
   ok(cudaStreamSynchronize(s_), "tile copy");
   double differ = 0;
@@ -364,8 +364,10 @@ inline void Bench::segments(uint32_t seg_bytes, uint32_t ahead) {
   Buf flat(payload / 2, 1);
   const Call dense = [&](cudaStream_t s) { gpu::device_copy(src.p, flat.p, payload, s); };
   const double floor_us = 2.0 * payload / bw_ * 1e6;
-  row("segments", "tile_copy", "Y-like rows 8192 pitch 51200 B", kRows, int(seg_bytes), int(kPitch), int(kRuns),
-      "seg=" + std::to_string(seg_bytes) + "B-ahead" + std::to_string(ahead), "device_copy", dense, alg, floor_us, differ, 0.0);
+  row("segments", "tile_copy", "Y-like rows 8192 pitch 51200 B", kRows, int(seg_bytes), int(kPitch), int(runs),
+      "seg=" + std::to_string(seg_bytes) + "B-ahead" + std::to_string(ahead) + (runs != 3 ? "-runs" + std::to_string(runs) : "") +
+          (strided ? "-strided" : ""),
+      "device_copy", dense, alg, floor_us, differ, 0.0);
 }
 
 inline void Bench::square(int n, int b) {

@@ -221,6 +221,15 @@ int main(int argc, char** argv) {
     }
     qalg::gpu::set_narrow_prefetch(uint32_t(m[0] - '0'));
   }
+  // QALG_NARROW_ORDER=runs|strided (twenty-eighth session): the narrow tiles' unit order per CTA.
+  if (const char* v = std::getenv("QALG_NARROW_ORDER")) {
+    const std::string m = v;
+    if (m != "runs" && m != "strided") {
+      std::cerr << "qalg_gpu_bench: QALG_NARROW_ORDER must be runs or strided (got '" << m << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_narrow_unit_order(m == "strided");
+  }
   // QALG_DECODE_READY=0|1 (twenty-seventh session): the FFN decode's hand-over by counters.
   if (const char* v = std::getenv("QALG_DECODE_READY")) {
     const std::string m = v;
@@ -306,6 +315,11 @@ int main(int argc, char** argv) {
       for (const auto& [seg, ahead] : std::vector<std::pair<uint32_t, uint32_t>>{
                {208, 1}, {208, 2}, {208, 4}, {400, 1}, {400, 2}, {832, 1}, {1024, 1}})
         b.segments(seg, ahead);
+      // the narrow kernel's strided unit order (twenty-eighth session; QALG_NARROW_ORDER=strided's
+      // pattern): the CTAs of a row block copy adjacent tiles at once; 3 CTAs per row block (M = 8192)
+      // and 16 (the runs at M = 32768) in both orders
+      for (uint32_t seg : {208u, 400u}) b.segments(seg, 1, true);
+      b.segments(208, 1, false, 16), b.segments(208, 1, true, 16);
     }
     if (o.suite == "square") b.square(square_n, 128);  // one square product (QALG_SQUARE_N, b = 128): for profilers
     if (o.suite == "probe") {  // one paper shape and one training step: for profilers and quick checks

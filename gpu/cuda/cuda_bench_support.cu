@@ -6,6 +6,7 @@
 
 #include "device_impl.hpp"
 #include "mma_primitives.cuh"
+#include "narrow_units.hpp"
 #include "qalg/gpu/cuda_bench_support.hpp"
 
 namespace qalg::gpu {
@@ -96,26 +97,32 @@ constexpr int kTileThreads = 256, kTileVecs = 16;
 template <int PER, int AHEAD>
 __global__ void __launch_bounds__(kTileThreads, 3)
     tile_copy_kernel(const uint4* src, uint4* dst, uint32_t row_blocks, uint64_t pitch16, uint32_t seg16, uint32_t tiles,
-                     uint32_t run) {
+                     uint32_t run, uint32_t strided) {
   static_assert(PER * AHEAD <= kTileVecs, "at most 16 vectors per thread in flight");
-  const uint32_t rb = blockIdx.x % row_blocks, t0 = (blockIdx.x / row_blocks) * run;
-  const uint32_t t1 = min(t0 + run, tiles), n = 64 * seg16;
-  for (uint32_t t = t0; t < t1; t += AHEAD) {
+  // The narrow kernel's unit order (narrow_units.hpp): a run of consecutive tiles, or strided over
+  // the row block's CTAs.
+  const uint32_t rb = blockIdx.x % row_blocks, c = blockIdx.x / row_blocks, runs = gridDim.x / row_blocks;
+  const uint32_t count = detail::narrow_unit_count(tiles, c, run, runs, 0, strided), n = 64 * seg16;
+  for (uint32_t k = 0; k < count; k += AHEAD) {
     uint4 v[AHEAD][PER];
 #pragma unroll
-    for (int g = 0; g < AHEAD; ++g)
+    for (int g = 0; g < AHEAD; ++g) {
+      const uint64_t t = detail::narrow_unit(k + g, c, run, runs, 0, strided);
 #pragma unroll
-      for (int k = 0; k < PER; ++k) {
-        const uint32_t e = threadIdx.x + k * kTileThreads;
-        if (t + g < t1 && e < n) v[g][k] = src[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t + g) * seg16 + e % seg16];
+      for (int i = 0; i < PER; ++i) {
+        const uint32_t e = threadIdx.x + i * kTileThreads;
+        if (k + g < count && e < n) v[g][i] = src[uint64_t(rb * 64 + e / seg16) * pitch16 + t * seg16 + e % seg16];
       }
+    }
 #pragma unroll
-    for (int g = 0; g < AHEAD; ++g)
+    for (int g = 0; g < AHEAD; ++g) {
+      const uint64_t t = detail::narrow_unit(k + g, c, run, runs, 0, strided);
 #pragma unroll
-      for (int k = 0; k < PER; ++k) {
-        const uint32_t e = threadIdx.x + k * kTileThreads;
-        if (t + g < t1 && e < n) dst[uint64_t(rb * 64 + e / seg16) * pitch16 + uint64_t(t + g) * seg16 + e % seg16] = v[g][k];
+      for (int i = 0; i < PER; ++i) {
+        const uint32_t e = threadIdx.x + i * kTileThreads;
+        if (k + g < count && e < n) dst[uint64_t(rb * 64 + e / seg16) * pitch16 + t * seg16 + e % seg16] = v[g][i];
       }
+    }
   }
 }
 constexpr int kTileSmem = 72 * 1024;
@@ -135,7 +142,7 @@ bool with_tile_copy_kernel(uint32_t per, uint32_t ahead, F&& f) {
 }  // namespace
 
 void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_bytes, uint64_t pitch_bytes, uint32_t runs,
-                      uint32_t ahead, cudaStream_t stream) {
+                      uint32_t ahead, cudaStream_t stream, bool strided) {
   if (src == nullptr || dst == nullptr) throw std::invalid_argument("device_tile_copy: src and dst must be device pointers, got null");
   if (rows == 0 || rows % 64 != 0)
     throw std::invalid_argument("device_tile_copy: rows must be a positive multiple of 64, got " + std::to_string(rows));
@@ -153,7 +160,7 @@ void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_by
     detail::check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTileSmem),
                        "cudaFuncSetAttribute(tile_copy_kernel)");
     kernel<<<grid, kTileThreads, kTileSmem, stream>>>(static_cast<const uint4*>(src), static_cast<uint4*>(dst), row_blocks,
-                                                      pitch_bytes / 16, seg_bytes / 16, tiles, run);
+                                                      pitch_bytes / 16, seg_bytes / 16, tiles, run, strided ? 1u : 0u);
     detail::check_cuda(cudaGetLastError(), "tile_copy_kernel launch");
   });
   if (!compiled)

@@ -45,7 +45,8 @@ std::atomic<bool> g_narrow_tail{true};
 std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
 std::atomic<int> g_narrow_tma_store{1};
-std::atomic<uint32_t> g_narrow_prefetch{0};  // set_narrow_prefetch (twenty-seventh session)  // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too)
+std::atomic<uint32_t> g_narrow_prefetch{0};  // set_narrow_prefetch (twenty-seventh session)
+std::atomic<bool> g_narrow_strided{false};     // set_narrow_unit_order (twenty-eighth session, not yet timed)  // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too)
 
 // TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
 // has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
@@ -142,6 +143,7 @@ NarrowLaw narrow_layout(const DeviceBatch& b, uint64_t lda, uint64_t ldc, uint32
   const uint32_t run = g_narrow_run.load();
   L.run = std::min(run != 0 ? run : cached_auto_run(L.q, L.row_blocks, L.q * L.pieces, narrow_ctas_per_sm(L, bn)), L.q * L.pieces);
   L.runs = (L.q * L.pieces + L.run - 1) / L.run;
+  L.order = narrow_order(L.run, L.runs, 0, 0);  // contiguous runs (narrow_set_unit_order may change it)
   L.types_first = g_narrow_types_first ? 1 : 0;
   L.lda = uint32_t(lda), L.ldc = uint32_t(ldc);
   L.stream = g_narrow_stream ? 1 : 0;
@@ -187,7 +189,23 @@ bool narrow_tma_store_fits(NarrowLaw& L) {
   });
   return L.box_cols % 8 == 0 && L.box_cols <= limit;
 }
+
+// set_narrow_unit_order(strided): the units in boxes of what one output box holds (TS: a pair of
+// groups, or a group's pieces) or else a group's pieces, strided over the row block's CTAs where
+// narrow_strided_fits (narrow_units.hpp); otherwise the contiguous runs.
+void narrow_set_unit_order(NarrowLaw& L, bool ts) {
+  L.strided = 0, L.box_shift = 0;
+  const uint32_t box = (ts ? L.tma_groups : 1u) * L.pieces;
+  uint32_t bs = 0;
+  while ((1u << bs) < box) ++bs;
+  // (a power of two: 1, 2 or 4 in practice)
+  if (g_narrow_strided && (1u << bs) == box && narrow_strided_fits(L.q * L.pieces, L.run, bs)) L.strided = 1, L.box_shift = bs;
+  L.order = narrow_order(L.run, L.runs, L.box_shift, L.strided);
+}
 }  // namespace
+
+void set_narrow_unit_order(bool strided) { g_narrow_strided = strided; }
+bool narrow_unit_order_strided() { return g_narrow_strided.load(); }
 
 void set_narrow_run(uint32_t units) {
   if (units > 4096)
@@ -263,6 +281,7 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
   };
   if (bn == 64) {  // nl64x64: 8 warps of 64 columns
     const bool ts = narrow_tma_store_fits(L);
+    narrow_set_unit_order(L, ts);
     narrow64_shape(L, [&](auto sk, auto deep) {
       const std::integral_constant<int, 2> ns;
       constexpr bool kTs = !(decltype(sk)::value == 24 && !decltype(deep)::value);  // not the 4-CTA shape
@@ -283,6 +302,7 @@ bool launch_narrow(const DeviceBatch& b, const GemmArgs& a, uint32_t bn, cudaStr
     });
   } else {
     const std::integral_constant<int, 1> ns;
+    narrow_set_unit_order(L, false);
     if (L.s <= 32) {
       if (g_narrow_deep == 1) go(std::integral_constant<int, 32>{}, std::true_type{}, ns, std::false_type{});
       else go(std::integral_constant<int, 32>{}, std::false_type{}, ns, std::false_type{});

@@ -22,6 +22,7 @@
 // Rows come from the batch's closed form (RowFormula): type i's k-th row is row(i · c + k).
 #include "mma_primitives.cuh"
 #include "mbarrier.cuh"
+#include "narrow_units.hpp"
 #include "wgs_gemm.cuh"  // tma_load_2d, fence_proxy_async
 #include "work_list.hpp"
 
@@ -58,6 +59,8 @@ struct NarrowLaw {
   uint32_t tma_groups = 1;              // TS: output groups per box (2: pairs of r ≡ 4 mod 8; 1: one piece, or one group)
   uint32_t box_pieces = 1;              // TS, G = 1: pieces per box (1: a box per piece; `pieces`: a box per group, mode 3)
   uint32_t prefetch = 0;                // units past the stages' whose W and x are prefetched into L2 (0: none)
+  uint32_t strided = 0, box_shift = 0;  // unit order (narrow_units.hpp): strided over boxes of 2^box_shift units
+  NarrowOrder order;                    // the same as narrow_order(run, runs, box_shift, strided)
 };
 
 // Y is written once and never read here: stream = 1 stores it evict-first (an experiment,
@@ -269,8 +272,11 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     rb = idx % L.row_blocks, idx /= L.row_blocks;
     run = idx % L.runs, i = idx / L.runs;
   }
-  const uint32_t k0 = rb * kNarrowBM, u0 = run * L.run;
-  const uint32_t units = min(L.run, L.q * L.pieces - u0);
+  const uint32_t k0 = rb * kNarrowBM;
+  const uint32_t units = narrow_unit_count(L.q * L.pieces, run, L.run, L.runs, L.box_shift, L.strided);
+  // The CTA's n-th unit (L.order is a kernel parameter: only the base is held in a register).
+  const uint32_t base = run * L.order.base_step;
+  auto unit_of = [&](uint32_t n) { return narrow_unit_at(n, base, L.order); };
 
   // Zero shared memory once where s < SK: columns s..SK of the x tiles and rows s..SK of the W
   // tiles are never copied into and must be zeros (not stale NaN bits) for the padded reduction.
@@ -360,7 +366,7 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
     if (xoff[e] >= 0) cp_async_vec<VEC>(sxi + xdst[e], X + xoff[e] + i * L.s, true);
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (uint32_t(s) < units) load_unit(u0 + s, s);
+    if (uint32_t(s) < units) load_unit(unit_of(s), s);
     cp_async_commit();
   }
 
@@ -368,23 +374,24 @@ __global__ void __launch_bounds__(kNarrowThreads<NS>, MINB)
   float acc[kAcc / 8][4];
   for (uint32_t n = 0; n < units; ++n) {
     // TS: the box is written again in this step; if a store went out after the last step, it must
-    // have read the box (the launch keeps every box within one CTA's run: G = 2 with the run and
-    // its start u0 even, group boxes with both multiples of the pieces).
+    // have read the box (the launch keeps every box within one CTA's units: G = 2 with the run and
+    // its start even, group boxes with both multiples of the pieces; the strided order moves whole
+    // boxes of 2 or `pieces` units).
     if constexpr (TS) {
-      if (threadIdx.x == 0 && n >= 1 && ends_box(u0 + n - 1)) bulk_wait_read();
+      if (threadIdx.x == 0 && n >= 1 && ends_box(unit_of(n - 1))) bulk_wait_read();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
     if (n == 0) narrow_a_frags<SK>(sxi, afi);
     // The stage computed in the previous step is free: every warp passed the barrier above.
-    if (n + STAGES - 1 < units) load_unit(u0 + n + STAGES - 1, (n + STAGES - 1) % STAGES);
+    if (n + STAGES - 1 < units) load_unit(unit_of(n + STAGES - 1), (n + STAGES - 1) % STAGES);
     cp_async_commit();
     if constexpr (PF) {  // the units the stages reach later: the first step all, then the one new
       for (uint32_t k = n == 0 ? STAGES : STAGES - 1 + L.prefetch; k <= STAGES - 1 + L.prefetch; ++k)
-        if (n + k < units) prefetch_unit(u0 + n + k);
+        if (n + k < units) prefetch_unit(unit_of(n + k));
     }
 
-    const uint32_t slot = n % STAGES, u = u0 + n, j = u / L.pieces, p = u % L.pieces;
+    const uint32_t slot = n % STAGES, u = unit_of(n), j = u / L.pieces, p = u % L.pieces;
     const uint32_t n0 = j * L.r + p * L.pw, width = min(L.pw, L.r - p * L.pw);
     // The tile's columns start at n0 - sh (its box's start): sh = 4 columns of the previous group
     // are computed and not stored.

@@ -23,6 +23,7 @@ set(cases
     "QALG_SQUARE_N=1000|QALG_SQUARE_N must be a positive multiple of 128 \\(got '1000'\\)"
     "QALG_SQUARE_N=abc|QALG_SQUARE_N must be a positive multiple of 128 \\(got 'abc'\\)"
     "QALG_NARROW_PREFETCH=9|QALG_NARROW_PREFETCH must be 0 to 8 \\(got '9'\\)"
+    "QALG_NARROW_ORDER=rows|QALG_NARROW_ORDER must be runs or strided \\(got 'rows'\\)"
     "QALG_DECODE_READY=on|QALG_DECODE_READY must be 0 or 1 \\(got 'on'\\)"
     "QALG_WIDE_M=4096|QALG_WIDE_M must be 8192 or 32768 \\(got '4096'\\)"
     "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")

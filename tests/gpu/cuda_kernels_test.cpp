@@ -185,9 +185,12 @@ TEST(BenchProbes, TileCopyCopiesTheTilesAndNothingElse) {
     uint32_t seg, runs;
     uint64_t pitch;
     uint32_t ahead;
+    bool strided = false;  // the narrow kernel's strided unit order (every tile still copied once)
   };
   for (const Case& c : {Case{208, 3, 51200 / 16, 1}, Case{208, 2, 51200 / 16, 4}, Case{208, 3, 3328, 2},
-                        Case{1024, 2, 4096, 1}, Case{400, 5, 8016, 2}, Case{400, 1, 8016, 1}, Case{16, 1, 48, 4}}) {
+                        Case{1024, 2, 4096, 1}, Case{400, 5, 8016, 2}, Case{400, 1, 8016, 1}, Case{16, 1, 48, 4},
+                        Case{208, 3, 51200 / 16, 1, true}, Case{400, 5, 8016, 2, true}, Case{16, 2, 48, 4, true},
+                        Case{208, 16, 51200 / 16, 1, true}}) {
     const uint32_t rows = 192;
     std::vector<unsigned char> src(rows * c.pitch), before(rows * c.pitch, 0xA5), got(rows * c.pitch);
     for (auto& b : src) b = static_cast<unsigned char>(rng()), b = b == 0xA5 ? 0x5A : b;
@@ -196,13 +199,14 @@ TEST(BenchProbes, TileCopyCopiesTheTilesAndNothingElse) {
     cuda_ok(cudaMalloc(&d, src.size()), "cudaMalloc");
     cuda_ok(cudaMemcpy(s, src.data(), src.size(), cudaMemcpyHostToDevice), "upload");
     cuda_ok(cudaMemcpy(d, before.data(), src.size(), cudaMemcpyHostToDevice), "upload");
-    device_tile_copy(s, d, rows, c.seg, c.pitch, c.runs, c.ahead, nullptr);
+    device_tile_copy(s, d, rows, c.seg, c.pitch, c.runs, c.ahead, nullptr, c.strided);
     cuda_ok(cudaMemcpy(got.data(), d, src.size(), cudaMemcpyDeviceToHost), "download");
     const uint64_t copied = c.pitch / c.seg * c.seg;
     size_t wrong = 0;
     for (uint64_t r = 0; r < rows; ++r)
       for (uint64_t b = 0; b < c.pitch; ++b) wrong += got[r * c.pitch + b] != (b < copied ? src[r * c.pitch + b] : 0xA5);
-    EXPECT_EQ(wrong, 0u) << "seg " << c.seg << ", pitch " << c.pitch << ", runs " << c.runs << ", ahead " << c.ahead;
+    EXPECT_EQ(wrong, 0u) << "seg " << c.seg << ", pitch " << c.pitch << ", runs " << c.runs << ", ahead " << c.ahead
+                         << (c.strided ? ", strided" : "");
     cudaFree(s), cudaFree(d);
   }
   void* p = nullptr;
@@ -231,10 +235,12 @@ TEST(SanitizerSmall, NarrowLawTiles) {
     // nl64x64's TMA stores: mode 2 (the first shape: a box per pair, r = 100, run 8; the second a box
     // per piece, r = 200) and mode 3 at runs of 2 (the pairs; a box per group of 104 + 96 columns)
     int tma;
+    bool strided = false;  // the strided unit order (runs of 2: pairs, and a group's two pieces, as boxes)
   };
   const Variant variants[] = {{128, true, -1, 0}, {128, true, 1, 0},  {64, true, -1, 0}, {64, true, 0, 0},
-                              {64, false, -1, 0}, {64, true, -1, 2}, {64, true, -1, 3}};
-  for (const auto [bn, tail, deep, tma] : variants) {
+                              {64, false, -1, 0}, {64, true, -1, 2}, {64, true, -1, 3}, {64, true, -1, 3, true}};
+  for (const auto [bn, tail, deep, tma, strided] : variants) {
+    set_narrow_unit_order(strided);
     set_narrow_tma_store(tma);
     set_narrow_run(tma == 3 ? 2 : 0);
     set_narrow_prefetch(tma == 3 ? 3 : 0);  // L2 prefetches past a run's end are skipped
@@ -245,7 +251,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
     set_narrow_tail(tail);
     set_narrow_deep(deep);
     const std::string name = tile_name(t) + (tail ? "" : "-no-tail") + (deep == -1 ? "" : "-deep" + std::to_string(deep)) +
-                             (tma ? "-tma-store" + std::to_string(tma) : "");
+                             (tma ? "-tma-store" + std::to_string(tma) : "") + (strided ? "-strided" : "");
     run_conformance({"complete:8/narrow-law-" + name, complete_table(8), same(8, 20), same(8, 100)}, DType::bf16,
                     false, 8 * 70, 11, kFwdFused);
     run_conformance({"complete:4/narrow-law-" + name, complete_table(4), same(4, 40), same(4, 200)}, DType::f16,
@@ -258,6 +264,7 @@ TEST(SanitizerSmall, NarrowLawTiles) {
   set_narrow_tma_store(1);  // the default
   set_narrow_run(0);
   set_narrow_prefetch(0);
+  set_narrow_unit_order(false);
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 

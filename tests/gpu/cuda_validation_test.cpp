@@ -487,16 +487,22 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     uint32_t bn;
     bool tail;
     int deep;
-    int tma;  // set_narrow_tma_store's mode: 0 lanes, 2 boxes per piece, 3 boxes per group
+    int tma;  // set_narrow_tma_store's mode: 0 lanes, 1 pairs (the default), 2 boxes per piece, 3 boxes per group
+    // the strided unit order (set_narrow_unit_order), at runs 4 and 2 where it applies: pairs of
+    // groups (r = 100, 36) and a group's two pieces (r = 200, 192) move as boxes; at 3 only the
+    // one-piece widths without pairs (else the runs), r = 260 (three pieces) never
+    bool strided = false;
   };
   const Variant variants[] = {{128, true, -1, 0}, {128, true, 1, 0},  {64, true, -1, 0}, {64, true, 0, 0},
-                              {64, false, -1, 0}, {64, true, -1, 2}, {64, true, -1, 3}};
-  for (const auto [bn, tail, deep, tma] : variants)
+                              {64, false, -1, 0}, {64, true, -1, 2}, {64, true, -1, 3}, {128, true, -1, 0, true},
+                              {64, true, -1, 1, true}, {64, true, -1, 3, true}};
+  for (const auto [bn, tail, deep, tma, strided] : variants)
   for (const Case& c : cases) {
     set_forward_tiles({64, bn, 4, TileEngine::narrow_law});
     set_narrow_tail(tail);
     set_narrow_deep(deep);
     set_narrow_tma_store(tma);
+    set_narrow_unit_order(strided);
     set_narrow_prefetch(deep == 0 ? 2 : tma == 3 ? 1 : 0);  // L2 prefetches (at s = 40: lanes and mode 3)
     set_narrow_streaming_stores(deep == 0);  // the evict-first stores with one of the variants
     set_narrow_zero_accumulator(deep != -1);  // the zero-accumulator first step with two
@@ -509,11 +515,11 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
     DeviceBatch batch(plan, types);
     ASSERT_TRUE(narrow_law_applies(batch)) << "s = " << c.s << ", r = " << c.r;
     // 0: the automatic run (on these small grids 1)
-    for (uint32_t run : {16u, 3u, 1u, 0u}) {
+    for (uint32_t run : strided ? std::vector<uint32_t>{4u, 2u, 3u, 0u} : std::vector<uint32_t>{16u, 3u, 1u, 0u}) {
       set_narrow_run(run);
       // mode 3: the pairs as mode 1, and a box per group only for r = 200 at s = 40 (two pieces, W
       // boxes of 104 columns) with an even run
-      const bool pairs = c.r % 8 == 4 && c.r <= 112 && run == 16;
+      const bool pairs = c.r % 8 == 4 && c.r <= 112 && run != 0 && run % 2 == 0 && c.q % 2 == 0;
       if (tma == 2 && run != 0) EXPECT_EQ(narrow_stores_by_tma(batch), c.r % 8 == 0 || pairs) << c.r << ", run " << run;
       if (tma == 3 && run != 0)
         EXPECT_EQ(narrow_stores_by_tma(batch), pairs || (c.r == 200 && c.s == 40 && run % 2 == 0)) << c.r << ", run " << run;
@@ -530,7 +536,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
           ref.forward(types, X.view(), W.view(), r.p);
           const Comparison cmp = compare(Y.download(), r.download(), t);
           const std::string at = "nl64x" + std::to_string(bn) + (tail ? "" : " (no tail)") +
-                                 (tma ? " (TMA stores, mode " + std::to_string(tma) + ")" : "") +
+                                 (tma ? " (TMA stores, mode " + std::to_string(tma) + ")" : "") + (strided ? " strided" : "") +
                                  " deep " + std::to_string(deep) + ", s = " + std::to_string(c.s) + ", r = " +
                                  std::to_string(c.r) + ", c = " + std::to_string(c.c) + ", run " + std::to_string(run);
           EXPECT_EQ(cmp.unwritten, 0u) << at;
@@ -541,6 +547,7 @@ TEST(NarrowLaw, EveryShapeMatchesTheReference) {
   }
   set_narrow_run(default_run);
   set_narrow_prefetch(0);
+  set_narrow_unit_order(false);
   set_narrow_tail(true);
   set_narrow_deep(-1);
   set_narrow_streaming_stores(false);

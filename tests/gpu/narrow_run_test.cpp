@@ -1,16 +1,22 @@
 // The narrow-group law kernel's automatic run (gpu/cuda/narrow_run.hpp): the SPEC shapes' runs
 // worked out by hand, and the rule against a second, plainer model of the GPU's CTA dispatch (a
-// clock stepping through slots) written here.
+// clock stepping through slots) written here. And its unit order (gpu/cuda/narrow_units.hpp): every
+// unit taken exactly once in either order, boxes whole and in order within one CTA, the strided
+// order's CTAs at one contiguous stretch per step, the contiguous order the kernel's old runs.
 #include <algorithm>
 #include <random>
 #include <vector>
 
 #include "cuda/narrow_run.hpp"
+#include "cuda/narrow_units.hpp"
 #include "property.hpp"
 
 namespace {
 using qalg::gpu::detail::narrow_auto_run;
 using qalg::gpu::detail::narrow_dispatch_time;
+using qalg::gpu::detail::narrow_strided_fits;
+using qalg::gpu::detail::narrow_unit;
+using qalg::gpu::detail::narrow_unit_count;
 
 // The same dispatch as narrow_dispatch_time, the other way round: time steps one unit at a time;
 // at each step every slot that is free takes the next CTA in launch order (types, then runs, then
@@ -75,5 +81,75 @@ QALG_PROPERTY(NarrowAutoRun, OtherThanSixteenOnlyWhereFaster) {
     PROP_ASSERT(stepped_time(types, row_blocks, per_block, run, slots) * 20 <=
                 stepped_time(types, row_blocks, per_block, 16, slots) * 19);
   }
+}
+
+// Either order, any (total, run, box) it applies to: the row block's CTAs take every unit once;
+// no CTA more than `run`; a box's units consecutive, in order, in one CTA. Contiguous: CTA c's
+// n-th unit is c · run + n (the kernel before the switch). Strided: at step n every CTA that still
+// has units is at box step n / box, and together they cover one contiguous range of boxes.
+QALG_PROPERTY(NarrowUnits, EveryUnitOnceBoxesWholeStridedContiguousPerStep) {
+  std::mt19937_64 rng(seed);
+  const uint32_t bs = uint32_t(rng() % 3), box = 1u << bs;
+  const uint32_t total = box * (1 + uint32_t(rng() % 80)), run = box * (1 + uint32_t(rng() % 24));
+  const uint32_t runs = (total + run - 1) / run;
+  for (uint32_t strided : {0u, 1u}) {
+    if (strided && !narrow_strided_fits(total, run, bs)) {
+      PROP_ASSERT(run >= total);  // the only reason here: run and total are multiples of the box
+      continue;
+    }
+    std::vector<uint32_t> seen(total, 0);
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < runs; ++c) {
+      const uint32_t count = narrow_unit_count(total, c, run, runs, bs, strided);
+      PROP_ASSERT(count <= run);
+      most = std::max(most, count);
+      for (uint32_t n = 0; n < count; ++n) {
+        const uint32_t u = narrow_unit(n, c, run, runs, bs, strided);
+        PROP_ASSERT(u < total);
+        ++seen[u];
+        if (!strided) PROP_ASSERT_EQ(u, c * run + n);
+        if (strided) {
+          PROP_ASSERT_EQ(u % box, n % box);  // a box's units in order
+          if (n % box) PROP_ASSERT_EQ(u, narrow_unit(n - 1, c, run, runs, bs, strided) + 1);
+          PROP_ASSERT_EQ(u / box, c + (n / box) * runs);
+        }
+      }
+      if (strided) PROP_ASSERT(count % box == 0);
+    }
+    for (uint32_t u = 0; u < total; ++u) PROP_ASSERT_EQ(seen[u], 1u);
+    if (strided) {  // per box step, the CTAs with units there cover boxes [step · runs, ...) without a gap
+      for (uint32_t n = 0; n < most; n += box) {
+        std::vector<uint32_t> at;
+        for (uint32_t c = 0; c < runs; ++c)
+          if (n < narrow_unit_count(total, c, run, runs, bs, strided)) at.push_back(narrow_unit(n, c, run, runs, bs, strided) / box);
+        std::sort(at.begin(), at.end());
+        for (size_t k = 0; k < at.size(); ++k) PROP_ASSERT_EQ(at[k], (n / box) * runs + uint32_t(k));
+      }
+    }
+  }
+}
+
+// The SPEC shape it is for: Qwen3-32B at M = 32768 (q = 256, r = 100: pairs of groups in one TMA
+// box, runs of 16 units, 16 CTAs per row block). Strided, CTA 3 takes the pairs 3, 19, 35, … (units
+// 6, 7, 38, 39, …), and at its first step the 16 CTAs write units 0 … 31: 3200 columns' bytes of
+// every row; contiguous, CTA 3 takes units 48 … 63.
+TEST(NarrowUnits, QwenThirtyTwoBAtM32768) {
+  EXPECT_TRUE(narrow_strided_fits(256, 16, 1));
+  EXPECT_EQ(narrow_unit_count(256, 3, 16, 16, 1, 1), 16u);
+  EXPECT_EQ(narrow_unit(0, 3, 16, 16, 1, 1), 6u);
+  EXPECT_EQ(narrow_unit(1, 3, 16, 16, 1, 1), 7u);
+  EXPECT_EQ(narrow_unit(2, 3, 16, 16, 1, 1), 38u);
+  EXPECT_EQ(narrow_unit(15, 3, 16, 16, 1, 1), 3u * 2 + 7 * 32 + 1);
+  EXPECT_EQ(narrow_unit(0, 3, 16, 16, 1, 0), 48u);
+  EXPECT_EQ(narrow_unit_count(256, 3, 16, 16, 1, 0), 16u);
+  // M = 8192 (q = 128, two pieces per group, the automatic run of 86: 3 CTAs per row block, the
+  // last with 84 units): strided by groups
+  EXPECT_TRUE(narrow_strided_fits(256, 86, 1));
+  EXPECT_EQ(narrow_unit_count(256, 0, 86, 3, 1, 1), 86u);
+  EXPECT_EQ(narrow_unit_count(256, 2, 86, 3, 1, 1), 84u);
+  EXPECT_EQ(narrow_unit(2, 1, 86, 3, 1, 1), 8u);
+  // not where the box does not divide the run, nor with one CTA per row block
+  EXPECT_FALSE(narrow_strided_fits(256, 15, 1));
+  EXPECT_FALSE(narrow_strided_fits(16, 16, 0));
 }
 }  // namespace

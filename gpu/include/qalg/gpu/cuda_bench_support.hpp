@@ -31,9 +31,11 @@ void device_l2_read(const void* src, uint64_t bytes, int passes, unsigned long l
 // more tiles ahead. Compiled: ahead 1, 2 or 4 for rows of at most 208 bytes, 1 or 2 up to 400, 1 up
 // to 1024. Throws std::invalid_argument, before any launch, for null pointers, rows not a positive
 // multiple of 64, seg_bytes not a multiple of 16 in [16, 1024], pitch_bytes not a multiple of 16 or
-// below seg_bytes, runs = 0, or an `ahead` not compiled for seg_bytes.
+// below seg_bytes, runs = 0, or an `ahead` not compiled for seg_bytes. strided (twenty-eighth
+// session): the CTAs of a row block take its tiles in the narrow kernel's strided order instead
+// (CTA c of them: tiles c, c + runs, …; set_narrow_unit_order), so they copy adjacent tiles at once.
 void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_bytes, uint64_t pitch_bytes, uint32_t runs,
-                      uint32_t ahead, cudaStream_t stream);
+                      uint32_t ahead, cudaStream_t stream, bool strided = false);
 
 // Launches `ctas` CTAs of 32 threads that do nothing: the launch probe (what a graph replay of one
 // kernel costs before any work, the part of a small kernel's time no kernel can remove). Throws

@@ -328,6 +328,14 @@ void set_narrow_tma_store(int mode);
 // shape with lane stores and with mode 3's group boxes; ignored elsewhere. Throws
 // std::invalid_argument above 8.
 void set_narrow_prefetch(uint32_t units);
+// Which units each CTA of a (type, 64-row block) takes (twenty-eighth session; not yet timed):
+// false (the default), a contiguous run of them; true, strided: CTA c of the row block takes
+// c, c + CTAs, c + 2 · CTAs, … (in boxes of two groups or of a group's pieces, as its TMA stores
+// write them), so the CTAs of one row block write adjacent columns at the same time (one long
+// stretch of each row instead of short runs a run apart). Applies where the run and the units per
+// row block are multiples of that box (else the contiguous runs).
+void set_narrow_unit_order(bool strided);
+bool narrow_unit_order_strided();
 // Whether nl64x64 would store Y by TMA for this batch now (a contiguous Y; set_narrow_tma_store,
 // the run and the other switches as they are).
 bool narrow_stores_by_tma(const DeviceBatch& batch);
