@@ -50,15 +50,16 @@ int main(int argc, char** argv) {
   // the W boxes a narrow item reaches; QALG_FFN_PDL=0|1 (twenty-first): the gated FFN's down
   // projection by programmatic dependent launch; QALG_WS_ORDER=columns|types: their item order; QALG_SQUARE_N: the square suite's n
   // (a positive multiple of 128).
-  auto flag = [](const char* name, void (*set)(bool)) {
+  // A two-valued switch: `off` or `on` (0 or 1 unless named), anything else refused.
+  auto flag = [](const char* name, void (*set)(bool), const char* off = "0", const char* on = "1") {
     const char* v = std::getenv(name);
     if (!v) return true;
     const std::string m = v;
-    if (m != "0" && m != "1") {
-      std::cerr << "qalg_gpu_bench: " << name << " must be 0 or 1 (got '" << m << "')\n";
+    if (m != off && m != on) {
+      std::cerr << "qalg_gpu_bench: " << name << " must be " << off << " or " << on << " (got '" << m << "')\n";
       return false;
     }
-    set(m == "1");
+    set(m == on);
     return true;
   };
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
@@ -221,24 +222,11 @@ int main(int argc, char** argv) {
     }
     qalg::gpu::set_narrow_prefetch(uint32_t(m[0] - '0'));
   }
-  // QALG_NARROW_ORDER=runs|strided (twenty-eighth session): the narrow tiles' unit order per CTA.
-  if (const char* v = std::getenv("QALG_NARROW_ORDER")) {
-    const std::string m = v;
-    if (m != "runs" && m != "strided") {
-      std::cerr << "qalg_gpu_bench: QALG_NARROW_ORDER must be runs or strided (got '" << m << "')\n";
-      return 2;
-    }
-    qalg::gpu::set_narrow_unit_order(m == "strided");
-  }
-  // QALG_DECODE_READY=0|1 (twenty-seventh session): the FFN decode's hand-over by counters.
-  if (const char* v = std::getenv("QALG_DECODE_READY")) {
-    const std::string m = v;
-    if (m != "0" && m != "1") {
-      std::cerr << "qalg_gpu_bench: QALG_DECODE_READY must be 0 or 1 (got '" << m << "')\n";
-      return 2;
-    }
-    qalg::gpu::set_decode_ready_counters(m == "1");
-  }
+  // QALG_NARROW_ORDER=runs|strided (twenty-eighth session): the narrow tiles' unit order per CTA;
+  // QALG_DECODE_READY=0|1 (twenty-seventh): the FFN decode's hand-over by counters.
+  if (!flag("QALG_NARROW_ORDER", qalg::gpu::set_narrow_unit_order, "runs", "strided") ||
+      !flag("QALG_DECODE_READY", qalg::gpu::set_decode_ready_counters))
+    return 2;
   // QALG_DECODE_RULE=fit|session10 and QALG_DECODE_SHAPES=ONE,TWO (cols x lanes x unroll, e.g.
   // 16x64x12,64x32x8; either may be empty = the rule's): the register decode's CTA shapes.
   if (const char* v = std::getenv("QALG_DECODE_RULE")) {
