@@ -44,9 +44,9 @@ std::atomic<int> g_narrow_deep{-1};  // -1: the tile's default (nl64x128 shallow
 std::atomic<bool> g_narrow_tail{true};
 std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
-std::atomic<int> g_narrow_tma_store{1};
-std::atomic<uint32_t> g_narrow_prefetch{0};  // set_narrow_prefetch (twenty-seventh session)
-std::atomic<bool> g_narrow_strided{false};     // set_narrow_unit_order (twenty-eighth session, not yet timed)  // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too)
+std::atomic<int> g_narrow_tma_store{1};        // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too), 3 group boxes
+std::atomic<uint32_t> g_narrow_prefetch{0};    // set_narrow_prefetch (twenty-seventh session)
+std::atomic<bool> g_narrow_strided{false};     // set_narrow_unit_order (twenty-eighth session, not yet timed)
 
 // TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
 // has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
