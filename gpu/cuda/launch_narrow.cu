@@ -195,11 +195,9 @@ bool narrow_tma_store_fits(NarrowLaw& L) {
 // narrow_strided_fits (narrow_units.hpp); otherwise the contiguous runs.
 void narrow_set_unit_order(NarrowLaw& L, bool ts) {
   L.strided = 0, L.box_shift = 0;
-  const uint32_t box = (ts ? L.tma_groups : 1u) * L.pieces;
-  uint32_t bs = 0;
-  while ((1u << bs) < box) ++bs;
-  // (a power of two: 1, 2 or 4 in practice)
-  if (g_narrow_strided && (1u << bs) == box && narrow_strided_fits(L.q * L.pieces, L.run, bs)) L.strided = 1, L.box_shift = bs;
+  const int bs = narrow_box_shift(ts, L.tma_groups, L.pieces);
+  if (g_narrow_strided && bs >= 0 && narrow_strided_fits(L.q * L.pieces, L.run, uint32_t(bs)))
+    L.strided = 1, L.box_shift = uint32_t(bs);
   L.order = narrow_order(L.run, L.runs, L.box_shift, L.strided);
 }
 }  // namespace

@@ -63,4 +63,14 @@ QALG_NARROW_HD bool narrow_strided_fits(uint32_t total, uint32_t run, uint32_t b
   return bs < 8 && run % box == 0 && total % box == 0 && run < total;
 }
 
+// The box of the strided order as a shift: the units one output box holds (TMA stores: a pair of
+// groups, tma_groups = 2 with one piece each, or a group's pieces), else a group's pieces (kept
+// together: they read the same x_j); -1 where that is not a power of two (then the runs stay).
+QALG_NARROW_HD int narrow_box_shift(bool ts, uint32_t tma_groups, uint32_t pieces) {
+  const uint32_t box = (ts ? tma_groups : 1u) * pieces;
+  for (int bs = 0; bs < 8; ++bs)
+    if ((1u << bs) == box) return bs;
+  return -1;
+}
+
 }  // namespace qalg::gpu::detail

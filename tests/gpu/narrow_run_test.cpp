@@ -14,6 +14,7 @@
 namespace {
 using qalg::gpu::detail::narrow_auto_run;
 using qalg::gpu::detail::narrow_dispatch_time;
+using qalg::gpu::detail::narrow_box_shift;
 using qalg::gpu::detail::narrow_strided_fits;
 using qalg::gpu::detail::narrow_unit;
 using qalg::gpu::detail::narrow_unit_count;
@@ -151,5 +152,12 @@ TEST(NarrowUnits, QwenThirtyTwoBAtM32768) {
   // not where the box does not divide the run, nor with one CTA per row block
   EXPECT_FALSE(narrow_strided_fits(256, 15, 1));
   EXPECT_FALSE(narrow_strided_fits(16, 16, 0));
+  // the boxes: M = 32768's pairs of one-piece groups (TMA stores, G = 2); M = 8192's two pieces by
+  // lanes or in one group box; one piece by lanes; three pieces (r = 260) none
+  EXPECT_EQ(narrow_box_shift(true, 2, 1), 1);
+  EXPECT_EQ(narrow_box_shift(false, 1, 2), 1);
+  EXPECT_EQ(narrow_box_shift(true, 1, 2), 1);
+  EXPECT_EQ(narrow_box_shift(false, 2, 1), 0);  // (G = 2 set but its stores not taken: lanes)
+  EXPECT_EQ(narrow_box_shift(false, 1, 3), -1);
 }
 }  // namespace
