@@ -225,6 +225,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // per SM (2 x 4 x 24 KB against 4 x 3 x 16 KB), 256 CTAs in one wave of 264 slots, half the
   // producers and W read from L2 once per type instead of twice. Per-thread stores (the TMA-store
   // epilogue is for 64-row tiles; on the 30B expert it timed level with them, nineteenth session).
+  static_assert(2 * (wgs_smem_bytes<128, 64, 4, 0>() + 1024) <= 228 * 1024, "ws128x64: two CTAs per SM");
   if (t.bm == 128 && t.bn == 64) return launch_ws<T, 128, 64, 4, 0, 2>(wl, a, M, K, N, f, s, r, stream), true;
   return false;
 }
