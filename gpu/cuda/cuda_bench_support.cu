@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(kTileThreads, 3)
   const uint32_t rb = blockIdx.x % row_blocks, c = blockIdx.x / row_blocks, runs = gridDim.x / row_blocks;
   const uint32_t count = detail::narrow_unit_count(tiles, c, run, runs, 0, strided), n = 64 * seg16;
   // (The store loop repeats the load loop's address arithmetic on purpose: one shared lambda, or
-  // offsets kept from the loads, spilled up to 96 bytes per thread at ahead 4 under ptxas.)
+  // offsets kept from the loads, spilled up to 96 bytes per thread under ptxas: 1024-byte rows.)
   for (uint32_t k = 0; k < count; k += AHEAD) {
     uint4 v[AHEAD][PER];
 #pragma unroll
