@@ -132,7 +132,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   // kTmaStore: Y (or the gated FFN's H) as typed rows, 64-row boxes of 64 columns, like X's map;
   // with equal output widths r (multiples of 8) its columns split into (column within group, group),
   // so that a box past a group's end is clipped there and every tile, partial ones too, goes by TMA
-  const bool tma_store = g_ws_tma_store && rows_tma && BM == 64 && a.ldc % 8 == 0;  // (pairs too: session 23)
+  // (BM = 128 too since the twenty-ninth session: one 128-row box per 64 columns)
+  const bool tma_store = g_ws_tma_store && rows_tma && a.ldc % 8 == 0;  // (pairs too: session 23)
   const bool by_groups = tma_store && r != 0 && r % 8 == 0 && N % r == 0;
   const CUtensorMap mC = !tma_store ? m8
                          : by_groups ? tensor_map_grouped_typed_rows(a.C, dt, r, uint32_t(N / r), a.ldc, f, M, BM)
@@ -217,14 +218,16 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
-  // 128x64: 4 stages of 24 KB, two CTAs per SM (twenty-eighth session, not yet timed). Why: the
+  // 128x64: 4 stages of 24 KB, two CTAs per SM (twenty-eighth session). Why: the
   // Qwen3-30B expert (s = 128, r = 48, M / q = 128) runs one item of 4 steps per CTA, and on wsl64x64
   // (3 stages, 4 CTAs per SM, the calibrated tile) its fourth step's copies wait until the consumers
   // free the first stage: a second dependent round trip in every CTA's one item. Here a CTA takes
   // a whole type (128 rows) of one group, all 4 steps in flight at once in the same shared memory
   // per SM (2 x 4 x 24 KB against 4 x 3 x 16 KB), 256 CTAs in one wave of 264 slots, half the
-  // producers and W read from L2 once per type instead of twice. Per-thread stores (the TMA-store
-  // epilogue is for 64-row tiles; on the 30B expert it timed level with them, nineteenth session).
+  // producers and W read from L2 once per type instead of twice. Timed (twenty-ninth session, call
+  // 2, ablate suite, cyclic types): its skeleton 5.8 against wsl64x64's 6.1 us and its loads alone
+  // 7.5 against 8.3, but whole 10.1 with per-thread stores against wsl64x64's 9.5 with TMA stores;
+  // so the TMA-store epilogue now takes 128-row tiles too (one 128-row box per 64 columns).
   static_assert(2 * (wgs_smem_bytes<128, 64, 4, 0>() + 1024) <= 228 * 1024, "ws128x64: two CTAs per SM");
   if (t.bm == 128 && t.bn == 64) return launch_ws<T, 128, 64, 4, 0, 2>(wl, a, M, K, N, f, s, r, stream), true;
   return false;

@@ -175,7 +175,7 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // and 1335 without its stores, and the epilogue alone wrote C at 1.5 TB/s (Qwen3-8B: 61.0 against
 // 40.5 µs, Y at 1.2 TB/s), while the loads alone streamed at 3.5 TB/s. Used where the host passes
 // the flag: rows in closed form, BM = 64 (the pairs too since the twenty-third session: see
-// settle_store); per item, where the rows past the
+// settle_store; BM = 128 since the twenty-ninth, one 128-row box per 64 columns); per item, where the rows past the
 // tile's are past its type (TMA clips those) and either every 64-column block of the tile is whole
 // or r_group != 0: then tmapC splits Y's columns into (column within group, group) for groups of
 // r_group columns (equal output widths), and a box reaching past the tile's group is clipped there
@@ -244,14 +244,16 @@ __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.comm
 __device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
 // This thread's committed bulk stores are complete (written to global memory).
 __device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
-// The BM = 64 consumer warpgroup alone (the producer warp runs on): named barrier 1.
-__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, 128;\n" ::: "memory"); }
+// The consumer warpgroups alone (THREADS = 2 · BM; the producer warp runs on): named barrier 1.
+template <int THREADS>
+__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(THREADS) : "memory"); }
 
 // The m64nBN fragment values (value(i), or zeros) written into a 128B-swizzled tile of BN / 64
-// boxes of 64 rows × 64 columns at `out`: this thread's rows m0 = 16·warp + lane/4 and m0 + 8,
-// columns 8c + 2k, 8c + 2k + 1. The eight rows of a warp's store differ in (row mod 8), so the
-// swizzle spreads their chunks over all 32 banks.
-template <typename T, int BN, typename Value>
+// boxes of BM rows × 64 columns at `out` (CHUNK = BM · 128 bytes apart, as the copy engine lays out
+// one BM-row box): this thread's rows m0 = 64·wg + 16·warp + lane/4 and m0 + 8, columns 8c + 2k,
+// 8c + 2k + 1. The eight rows of a warp's store differ in (row mod 8), so the swizzle spreads their
+// chunks over all 32 banks.
+template <typename T, int BN, int CHUNK = kWgChunk, typename Value>
 __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint32_t m0, bool zero) {
   const uint32_t k = threadIdx.x % 4;
 #pragma unroll
@@ -260,7 +262,7 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
     for (int h = 0; h < 2; ++h) {
       const uint32_t r = m0 + 8 * h;
       const uint32_t v = zero ? 0u : pack2<T>(value(c * 4 + h * 2), value(c * 4 + h * 2 + 1));
-      *reinterpret_cast<uint32_t*>(out + (c / 8) * kWgChunk + swz128(r, c % 8) + k * 4) = v;
+      *reinterpret_cast<uint32_t*>(out + (c / 8) * CHUNK + swz128(r, c % 8) + k * 4) = v;
     }
 }
 
@@ -653,7 +655,9 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     }
   };
   const bool no_mma = copy & kAblateNoMma, no_store = copy & kAblateNoStore;
-  const bool tma_store = (copy & kTmaStore) && BM == 64;
+  const bool tma_store = copy & kTmaStore;
+  constexpr int kOutChunk = BM * 128;  // one BM-row box of 64 columns in the staged tile
+  static_assert(BM * BN * 2 <= kStage, "kTmaStore: the finished tile fits the stage it is staged in");
   uint32_t m_begin = 0;
   // kTmaStore: the stage a finished tile was stored from, until thread 0 has seen the copy engine
   // read it; then thread 0 releases it for all the consumers. Why deferred: waiting for the read
@@ -771,23 +775,26 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (have_prev) release(prev), have_prev = false;
       } else if (by_tma) {
         unsigned char* out = smem + stage * kStage;  // prev == stage: the item's last stage
-        const uint32_t mrow = warp * 16 + lane / 4;
+        // BM = 128 with BN > 64: the tile reaches past the stage's x rows into its W block, which
+        // the other warpgroup's last wgmma may still be reading (each writes only its own x rows
+        // below that)
+        if constexpr (BM > 64 && BM * BN * 2 > kABytes) consumers_sync<kConsumers>();
         if constexpr (NB == 2)
-          stage_tile<T, BN>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, out, mrow, first);
+          stage_tile<T, BN, kOutChunk>([&](int i) { return silu_mul(acc[i] * coef, acc1[i] * coef); }, out, m0, first);
         else
-          stage_tile<T, BN>([&](int i) { return acc[i] * coef; }, out, mrow, first);
+          stage_tile<T, BN, kOutChunk>([&](int i) { return acc[i] * coef; }, out, m0, first);
         fence_proxy_async();  // the generic-proxy writes, before the copy engine reads them
-        consumers_sync();
+        consumers_sync<kConsumers>();
         if (threadIdx.x == 0) {
           if (r_group) {  // (column within group, group, index, type): a box past the group is clipped
             const uint32_t j = n_begin / r_group, c0 = n_begin - j * r_group;
 #pragma unroll 1
             for (uint32_t b = 0; b * 64 < n_count; ++b)
-              tma_store_4d(&tmapC, out + b * kWgChunk, int32_t(c0 + b * 64), int32_t(j), int32_t(ri), int32_t(tq));
+              tma_store_4d(&tmapC, out + b * kOutChunk, int32_t(c0 + b * 64), int32_t(j), int32_t(ri), int32_t(tq));
           } else {
 #pragma unroll 1
             for (uint32_t b = 0; b < n_count / 64; ++b)
-              tma_store_3d(&tmapC, out + b * kWgChunk, int32_t(n_begin + b * 64), int32_t(ri), int32_t(tq));
+              tma_store_3d(&tmapC, out + b * kOutChunk, int32_t(n_begin + b * 64), int32_t(ri), int32_t(tq));
           }
           bulk_commit();
         }

@@ -138,6 +138,25 @@ TEST(SanitizerSmall, PackedTerms) {
                     false, 4 * 37, seed++, kFfn);
   set_ws_pack_terms(before);
 }
+// The 128-row warp-specialised tiles (ws128x64, ws128x128) stage their finished tiles and store
+// them by TMA, one 128-row box per 64 columns (twenty-ninth session), under the sanitizers: rows in
+// closed form with 100 per type (each type's one tile partial, the box clipped at the type's end),
+// equal output widths 48 (the Qwen3-30B expert's r: a 64-column box clipped at the group's end) and
+// 128 (ws128x128's tile reaching the stage's W block), exactly on integers as well.
+TEST(SanitizerSmall, TallTilesTmaStore) {
+  ASSERT_TRUE(ws_tma_store());  // the default this test is about
+  uint64_t seed = 2700;
+  for (const TileConfig& t : compiled_forward_tiles()) {
+    if (t.engine != TileEngine::wgmma_ws || t.bm != 128) continue;
+    set_forward_tiles(t);
+    for (uint32_t r : {48u, 128u})
+      for (bool integer : {false, true})
+        run_conformance({"sanitize-tall/rows100-r" + std::to_string(r) + "-" + tile_name(t), complete_table(4),
+                         same(4, 128), same(4, r)},
+                        integer ? DType::f16 : DType::bf16, integer, 400, seed++, kFwdFused);
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
 // The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
 // the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
 // no grid stride divides (65539 chunks of 16 bytes) and for one pass.
@@ -613,7 +632,7 @@ void ws_switch_cases(const std::string& prefix, uint64_t seed) {
   set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
 }
 
-// set_ws_tma_store(true), the default, and (false): the 64-row tiles write their tiles through
+// set_ws_tma_store(true), the default, and (false): the tiles (64 and 128 rows) write their tiles through
 // shared memory and TMA stores where the rows have a closed form (the square; cyclic rows with 100
 // per type, whose last 64-row chunk of each type is partial; unequal output widths, whose partial
 // column tiles keep the threads' stores; equal widths 72 and 48, whose partial tiles go by the

@@ -236,9 +236,9 @@ void set_paired_cluster_scope(bool on);
 // share W_jj); types = type outer, then (j, column tile), row chunks innermost (whole row blocks of
 // X and Y at a time, as the Triton peer's grid). Process-wide (the bench's QALG_WS_ORDER=types).
 enum class WsItemOrder { columns, types };
-// The warp-specialised 64-row tiles (and the gated FFN's gate/up on them) write each finished tile
-// through shared memory and TMA stores where the batch's rows have a closed form (wgs_gemm.cuh
-// kTmaStore), else by their threads. On by default (nineteenth session: the square n = 32768
+// The warp-specialised tiles (and the gated FFN's gate/up on them; 128-row tiles too since the
+// twenty-ninth session) write each finished tile through shared memory and TMA stores where the
+// batch's rows have a closed form (wgs_gemm.cuh kTmaStore), else by their threads. On by default (nineteenth session: the square n = 32768
 // 1867 against 2245 µs, Qwen3-8B 51.9 against 62.1, warm); results are the same either way.
 // Process-wide; the bench's QALG_WS_TMA_STORE=0|1.
 void set_ws_tma_store(bool on);
