@@ -138,13 +138,16 @@ TEST(SanitizerSmall, PackedTerms) {
                     false, 4 * 37, seed++, kFfn);
   set_ws_pack_terms(before);
 }
-// The 128-row warp-specialised tiles (ws128x64, ws128x128) stage their finished tiles and store
-// them by TMA, one 128-row box per 64 columns (twenty-ninth session), under the sanitizers: rows in
-// closed form with 100 per type (each type's one tile partial, the box clipped at the type's end),
-// equal output widths 48 (the Qwen3-30B expert's r: a 64-column box clipped at the group's end) and
-// 128 (ws128x128's tile reaching the stage's W block), exactly on integers as well.
+// set_ws_tma_store_tall: the 128-row warp-specialised tiles (ws128x64, ws128x128) stage their
+// finished tiles and store them by TMA, one 128-row box per 64 columns (twenty-ninth session), under
+// the sanitizers: rows in closed form with 100 per type (each type's one tile partial, the box
+// clipped at the type's end), equal output widths 48 (the Qwen3-30B expert's r: a 64-column box
+// clipped at the group's end) and 128 (ws128x128's tile reaching the stage's W block), exactly on
+// integers as well.
 TEST(SanitizerSmall, TallTilesTmaStore) {
-  ASSERT_TRUE(ws_tma_store());  // the default this test is about
+  ASSERT_TRUE(ws_tma_store());  // the default, which the tall tiles' switch only extends
+  const bool before = ws_tma_store_tall();
+  set_ws_tma_store_tall(true);
   uint64_t seed = 2700;
   for (const TileConfig& t : compiled_forward_tiles()) {
     if (t.engine != TileEngine::wgmma_ws || t.bm != 128) continue;
@@ -156,6 +159,7 @@ TEST(SanitizerSmall, TallTilesTmaStore) {
                         integer ? DType::f16 : DType::bf16, integer, 400, seed++, kFwdFused);
   }
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  set_ws_tma_store_tall(before);
 }
 // The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
 // the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
@@ -632,7 +636,7 @@ void ws_switch_cases(const std::string& prefix, uint64_t seed) {
   set_ffn_gate_engine(FfnGateEngine::ws64x64);  // the process default
 }
 
-// set_ws_tma_store(true), the default, and (false): the tiles (64 and 128 rows) write their tiles through
+// set_ws_tma_store(true), the default, and (false): the 64-row tiles write their tiles through
 // shared memory and TMA stores where the rows have a closed form (the square; cyclic rows with 100
 // per type, whose last 64-row chunk of each type is partial; unequal output widths, whose partial
 // column tiles keep the threads' stores; equal widths 72 and 48, whose partial tiles go by the
@@ -651,6 +655,13 @@ void both_ways(bool (*get)(), void (*set)(bool), Body&& body) {
 TEST(WsTmaStore, ResultsAsWithout) {
   both_ways(ws_tma_store, set_ws_tma_store,
             [](bool on) { ws_switch_cases(on ? "tma-store" : "thread-store", on ? 1400 : 1500); });
+}
+// The same with set_ws_tma_store_tall on (the 128-row tiles' TMA stores; the 64-row tiles as before).
+TEST(WsTmaStore, TallTilesResultsAsWithout) {
+  const bool before = ws_tma_store_tall();
+  set_ws_tma_store_tall(true);
+  ws_switch_cases("tma-store-tall", 1450);
+  set_ws_tma_store_tall(before);
 }
 
 // set_ws_trim_tail(true), the default, and (false): on equal input widths that are multiples of 8

@@ -236,13 +236,18 @@ void set_paired_cluster_scope(bool on);
 // share W_jj); types = type outer, then (j, column tile), row chunks innermost (whole row blocks of
 // X and Y at a time, as the Triton peer's grid). Process-wide (the bench's QALG_WS_ORDER=types).
 enum class WsItemOrder { columns, types };
-// The warp-specialised tiles (and the gated FFN's gate/up on them; 128-row tiles too since the
-// twenty-ninth session) write each finished tile through shared memory and TMA stores where the
-// batch's rows have a closed form (wgs_gemm.cuh kTmaStore), else by their threads. On by default (nineteenth session: the square n = 32768
+// The warp-specialised 64-row tiles (and the gated FFN's gate/up on them) write each finished tile
+// through shared memory and TMA stores where the batch's rows have a closed form (wgs_gemm.cuh
+// kTmaStore), else by their threads. On by default (nineteenth session: the square n = 32768
 // 1867 against 2245 µs, Qwen3-8B 51.9 against 62.1, warm); results are the same either way.
 // Process-wide; the bench's QALG_WS_TMA_STORE=0|1.
 void set_ws_tma_store(bool on);
 bool ws_tma_store();
+// With set_ws_tma_store on, the 128-row tiles (ws128x64, ws128x128) store the same way, one 128-row
+// box per 64 columns (twenty-ninth session); off by default until it has run on a GPU (results are
+// the same either way). Process-wide; the bench's QALG_WS_TMA_STORE_TALL=0|1.
+void set_ws_tma_store_tall(bool on);
+bool ws_tma_store_tall();
 // The warp-specialised tiles on plans whose equal input widths s are multiples of 8 but not of 64
 // (Qwen3-4B s = 80, Qwen3-32B s = 160 at q = 32, the DeepSeek-V3 FFN's s = 224): a term's last,
 // partly empty step loads only the W rows it needs, in 16-row boxes, and its wgmma reduces only
