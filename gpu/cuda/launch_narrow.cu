@@ -46,7 +46,7 @@ std::atomic<bool> g_narrow_stream{false};
 std::atomic<bool> g_narrow_zero_c{false};
 std::atomic<int> g_narrow_tma_store{1};        // 0 lanes, 1 pairs (G = 2), 2 pairs and pieces (G = 1 too), 3 group boxes
 std::atomic<uint32_t> g_narrow_prefetch{0};    // set_narrow_prefetch (twenty-seventh session)
-std::atomic<bool> g_narrow_strided{false};     // set_narrow_unit_order (twenty-eighth session, not yet timed)
+std::atomic<bool> g_narrow_strided{false};     // set_narrow_unit_order (twenty-eighth session; slower)
 
 // TS: the widest output box (columns) that leaves MINB CTAs of the shape on one SM (the TMA form
 // has no per-warp staging, so its stages and box may use that room), at most 256 (a TMA box).
@@ -165,7 +165,7 @@ constexpr int kNarrowGroupBoxW = 104;
 // piece); the box within narrow_box_cols_max. Sets L's box_cols, tma_groups and box_pieces. Why
 // G = 1 per piece is not the default: its box is rewritten every unit, so each unit waits for the
 // last store's read (session 15, call 2: slower than the lanes' 16-byte stores, which r ≡ 0 mod 8
-// already has). Mode 3 (twenty-seventh session, not yet timed) writes 400-byte row runs instead
+// already has). Mode 3 (twenty-seventh session; slower, twenty-ninth session) writes 400-byte row runs instead
 // of 208 and waits once per group.
 bool narrow_tma_store_fits(NarrowLaw& L) {
   const int mode = g_narrow_tma_store;

@@ -4,7 +4,7 @@
 //
 // A type's row block owns `total` units (q · pieces, in column order); `runs` CTAs share them, at
 // most `run` units each. Contiguous order (the default): CTA c takes units c · run … c · run + run − 1.
-// Strided order (set_narrow_unit_order, twenty-eighth session, not yet timed): the units go in boxes
+// Strided order (set_narrow_unit_order, twenty-eighth session; slower, twenty-ninth session): the units go in boxes
 // of 2^bs consecutive units (a pair of groups stored by one TMA box, or a group's pieces) and CTA c
 // takes boxes c, c + runs, c + 2 · runs, …; so at its n-th unit every CTA of the row block is at the
 // same box step, and together they write one contiguous stretch of Y's rows (runs · 2^bs units:

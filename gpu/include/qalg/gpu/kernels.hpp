@@ -320,7 +320,8 @@ void set_narrow_zero_accumulator(bool on);
 // adjacent output groups for r ≡ 4 mod 8 in one piece (r <= 112) with q and the run even; mode 2,
 // also a box per piece of an output group for r ≡ 0 mod 8 (an experiment: slower on both shapes
 // measured, Qwen3-32B M = 8192 373-377 against 341-344 us with lanes, Qwen3-1.7B M = 2048 35.6
-// against 33.7); mode 3 (twenty-seventh session, not yet timed), as mode 1 and for r ≡ 0 mod 8 in
+// against 33.7); mode 3 (twenty-seventh session; slower, 339.6 against 330.0 us warm and 389.5
+// against 339.6 flushed at Qwen3-32B M = 8192, twenty-ninth session), as mode 1 and for r ≡ 0 mod 8 in
 // several pieces at s = 33..40 (Qwen3-32B at q = 128) a box per whole output group, stored after
 // its last piece (row runs of r columns), where the pieces' W boxes are at most 104 columns and the
 // run a multiple of the pieces; always the leading dimension of Y a multiple of 8 and the box within the shared
@@ -328,12 +329,14 @@ void set_narrow_zero_accumulator(bool on);
 // does not fit: the lanes store. Other modes are refused.
 void set_narrow_tma_store(int mode);
 // nl64x64 at s = 33..40 (Qwen3-32B at q = 128) prefetches into L2 the W boxes and x rows of the
-// `units` units past the ones its stages hold (twenty-seventh session, 0 = none, the default; not
-// yet timed): more of a CTA's DRAM reads in flight than its shared memory holds. Compiled into that
+// `units` units past the ones its stages hold (twenty-seventh session, 0 = none, the default;
+// 2 measured 1.47 / 1.40 times slower warm / flushed at Qwen3-32B M = 8192, twenty-ninth session):
+// more of a CTA's DRAM reads in flight than its shared memory holds. Compiled into that
 // shape with lane stores and with mode 3's group boxes; ignored elsewhere. Throws
 // std::invalid_argument above 8.
 void set_narrow_prefetch(uint32_t units);
-// Which units each CTA of a (type, 64-row block) takes (twenty-eighth session; not yet timed):
+// Which units each CTA of a (type, 64-row block) takes (twenty-eighth session; strided measured
+// 1.47 / 1.43 times slower warm / flushed at Qwen3-32B M = 8192, twenty-ninth session):
 // false (the default), a contiguous run of them; true, strided: CTA c of the row block takes
 // c, c + CTAs, c + 2 · CTAs, … (in boxes of two groups or of a group's pieces, as its TMA stores
 // write them), so the CTAs of one row block write adjacent columns at the same time (one long
@@ -392,7 +395,8 @@ void set_ws_fence_every_step(bool on);
 // (QALG_DECODE_DEEP=0|1).
 enum class DecodeStaging { registers, cp_async, bulk };
 void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_batches = true);
-// gated_ffn_decode's hand-over by counters (twenty-seventh session; default off until timed): on
+// gated_ffn_decode's hand-over by counters (twenty-seventh session; off: measured 1.16-1.68 times
+// slower than the programmatic dependent launch on the five FFN decodes, twenty-ninth session): on
 // the complete-graph law in the register form, each down-projection CTA of output group j reads h
 // as soon as gate/up has stored groups `type` and j (counters in the up plan, zero between calls),
 // instead of after the whole gate/up grid (griddepcontrol.wait). Like a split-K list's counters,
