@@ -175,8 +175,8 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 // and 1335 without its stores, and the epilogue alone wrote C at 1.5 TB/s (Qwen3-8B: 61.0 against
 // 40.5 µs, Y at 1.2 TB/s), while the loads alone streamed at 3.5 TB/s. Used where the host passes
 // the flag: rows in closed form, BM = 64 (the pairs too since the twenty-third session: see
-// settle_store; BM = 128 under set_ws_tma_store_tall since the twenty-ninth, one 128-row box
-// per 64 columns); per item, where the rows past the
+// settle_store; BM = 128 since the thirtieth, one 128-row box per 64 columns, unless
+// set_ws_tma_store_tall(false)); per item, where the rows past the
 // tile's are past its type (TMA clips those) and either every 64-column block of the tile is whole
 // or r_group != 0: then tmapC splits Y's columns into (column within group, group) for groups of
 // r_group columns (equal output widths), and a box reaching past the tile's group is clipped there

@@ -656,12 +656,11 @@ TEST(WsTmaStore, ResultsAsWithout) {
   both_ways(ws_tma_store, set_ws_tma_store,
             [](bool on) { ws_switch_cases(on ? "tma-store" : "thread-store", on ? 1400 : 1500); });
 }
-// The same with set_ws_tma_store_tall on (the 128-row tiles' TMA stores; the 64-row tiles as before).
+// The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
+// thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {
-  const bool before = ws_tma_store_tall();
-  set_ws_tma_store_tall(true);
-  ws_switch_cases("tma-store-tall", 1450);
-  set_ws_tma_store_tall(before);
+  both_ways(ws_tma_store_tall, set_ws_tma_store_tall,
+            [](bool on) { ws_switch_cases(on ? "tma-store-tall" : "tma-store-short", on ? 1450 : 1460); });
 }
 
 // set_ws_trim_tail(true), the default, and (false): on equal input widths that are multiples of 8
