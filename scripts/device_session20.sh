@@ -245,7 +245,7 @@ EOF3
       fi
       # (twenty-seventh session) the targets against the paper and the peer (peer_more of an earlier step too)
       [ -f "$O/bench_table.csv" ] && python3 scripts/issue7_targets.py "$O/bench_table.csv" $(ls "$O"/peer*.jsonl 2>/dev/null) \
-        >"$W/targets.md" 2>&1; grep -E "\*\*no\*\*|^met|issue7_targets" "$W/targets.md"
+        >"$W/targets.md" 2>&1; grep -E "\*\*no\*\*|^met|^card|issue7_targets" "$W/targets.md"
       ;;
     ablate)
       QALG_ABLATE_MODES=${ABLATE_MODES:-tma-store,loads-only} QALG_BENCH_VARIANTS=$V QALG_SQUARE_N=${ABLATE_SQUARE_N:-32768} \

@@ -7,7 +7,8 @@ BENCH_TABLE_CSV is qalg_gpu_bench's CSV of a `table` run (results/gpu/bench_tabl
 PEER_JSONL files are the Triton peer's lines of the same call (peer.jsonl, peer_more.jsonl). Prints a
 Markdown table per target: the paper's figure (SPEC §6), qalg's (warm / flushed, each a ratio
 against dense cuBLAS measured in the same run), and whether it is met; then qalg against the peer
-(times, same shape and M), then a count. Exit code 0 when the table was read (whatever is met), 2
+(times, same shape and M), the card of the table's rows (flagged when it is not an H200), then a
+count. Exit code 0 when the table was read (whatever is met), 2
 when it cannot be read or holds none of the rows the targets need.
 
 Where the table's call also timed an empty kernel's graph replay (the `ceiling,null_kernel_1_ctas_us`
@@ -251,6 +252,15 @@ def main(argv):
         print("|---|---|---|---|")
         for label, which, alg, target in needs:
             print(f"| {label}, {which} | {alg:.1f} | {target:.1f} | {100 * (alg / target - 1):.1f} % |")
+    # The paper's ratios are an H200's; an H100 (lent for the same kind of call since the thirtieth
+    # session) has the same tensor cores but 0.70 of the memory bandwidth, so qalg's memory-bound
+    # kernels lose ratio there that no code change recovers: say which card the verdicts come from.
+    cards = sorted({r["gpu"] for r in rows if r.get("gpu")})
+    if cards:
+        print()
+        other = [c for c in cards if "H200" not in c]
+        print(f"card: {', '.join(cards)}" + (" (not an H200: SPEC §6's figures are one H200's, so these verdicts "
+                                             "compare unlike cards)" if other else ""))
     print()
     print(f"met: {met} of {total}")
     return 0

@@ -145,3 +145,23 @@ def test_committed_targets_file_is_the_scripts_output_on_the_committed_table():
     rc, out, err = run(*[gpu / a for a in args])
     assert rc == 0, err
     assert committed[committed.index("| target |"):] == out
+
+
+def test_the_card_is_named_and_a_card_other_than_the_h200_is_flagged(tmp_path):
+    # SPEC §6's ratios are an H200's: the output names the rows' card and says when it is another
+    cols = COLS + ["gpu"]
+    row = ["table", "projection", "Qwen3-8B", 2048, 32, 51.0, 5.1, 4.6, 0.8]
+    for card, flagged in (("NVIDIA H200", False), ("NVIDIA H100 80GB HBM3", True)):
+        f = tmp_path / "t.csv"
+        f.write_text(",".join(cols) + "\n" + ",".join(str(v) for v in row + [card]) + "\n")
+        rc, out, err = run(f)
+        assert rc == 0, err
+        line = row_of(out, "card:")
+        assert line.startswith(f"card: {card}")
+        assert ("not an H200" in line) == flagged, line
+        assert out.strip().splitlines()[-1] == "met: 3 of 3"  # warm, flushed and the floor fraction
+    # tables without the column (written before it existed) name no card
+    f = tmp_path / "old.csv"
+    write(f, [row])
+    assert "card:" not in run(f)[1]
+
