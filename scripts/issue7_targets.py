@@ -253,8 +253,9 @@ def main(argv):
         for label, which, alg, target in needs:
             print(f"| {label}, {which} | {alg:.1f} | {target:.1f} | {100 * (alg / target - 1):.1f} % |")
     # The paper's ratios are an H200's; an H100 (lent for the same kind of call since the thirtieth
-    # session) has the same tensor cores but 0.70 of the memory bandwidth, so qalg's memory-bound
-    # kernels lose ratio there that no code change recovers: say which card the verdicts come from.
+    # session) copied at 0.71 of the H200's bandwidth and multiplied at 0.94 of its bf16 rate (ceiling rows of
+    # the thirtieth session's calls 2 and 6), so qalg's memory-bound kernels lose ratio against
+    # cuBLAS there: say which card the verdicts come from.
     cards = sorted({r["gpu"] for r in rows if r.get("gpu")})
     if cards:
         print()

@@ -245,8 +245,8 @@ void set_ws_tma_store(bool on);
 bool ws_tma_store();
 // With set_ws_tma_store on, the 128-row tiles (ws128x64, ws128x128) store the same way, one 128-row
 // box per 64 columns (twenty-ninth session). On by default since the thirtieth: the Qwen3-30B
-// expert's projection 9.4-9.5 against 9.8-10.1 µs warm on an H200 (flushed 2 % slower), squares
-// 2-3 % faster warm, level on an H100; the tests and sanitizers passed on both cards. Results are
+// expert's projection 9.4-9.5 against 9.8-10.1 µs warm on an H200 (flushed 2 % slower), every other
+// row within the same call's spread, level on an H100; the tests and sanitizers passed on both cards. Results are
 // the same either way. Process-wide; the bench's QALG_WS_TMA_STORE_TALL=0|1.
 void set_ws_tma_store_tall(bool on);
 bool ws_tma_store_tall();
