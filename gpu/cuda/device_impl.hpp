@@ -67,6 +67,8 @@ struct WorkList {
   // same terms), the count is even and every term is a whole number of 64-row steps, so a cluster
   // of two CTAs can share each W step by multicast (wgs_gemm.cuh CL = 2, the "wsp" tiles).
   bool pairs = false;
+  // ListKind::forward_group_pairs: the list paired (work_list.hpp pair_group_items); false: no items.
+  bool group_pairs = false;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);
@@ -97,7 +99,11 @@ struct DevicePlan::Impl {
 // forward_by_rows: the forward's items ordered by row range (the many-CTA tiles).
 // forward_by_types: the forward items type outer, (j, column tile, row chunk) inner (the warp-
 // specialised tiles under set_ws_item_order(types); the pairs of WorkList::pairs survive it).
-enum class ListKind { forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows, forward_by_types };
+// forward_group_pairs (bm = 128): the forward's 128-row items as pairs of output groups
+// (pair_group_items; the "wsg" tiles), WorkList::group_pairs where it pairs.
+enum class ListKind {
+  forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows, forward_by_types, forward_group_pairs
+};
 
 struct DeviceBatch::Impl {
   detail::DeviceBuffer<uint32_t> rows;      // rows grouped by type

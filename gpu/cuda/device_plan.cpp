@@ -251,6 +251,18 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
                        [&](const WorkItem& x, const WorkItem& y) { return type_of(x) < type_of(y); });
       break;
     }
+    case ListKind::forward_group_pairs: {
+      build_forward(b, ListKind::forward, bm, 64, items, terms);
+      const auto& widths = b.plan().plan().output_widths;
+      const uint32_t r = widths.empty() ? 0 : widths[0];
+      const bool equal = std::all_of(widths.begin(), widths.end(), [&](uint32_t w) { return w == r; });
+      std::vector<WorkItem> paired;
+      std::vector<Term> paired_terms;
+      auto& wl = lists[key];
+      wl.group_pairs = equal && detail::pair_group_items(items, terms, r, paired, paired_terms);
+      wl.upload(paired, paired_terms);
+      return wl;
+    }
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;

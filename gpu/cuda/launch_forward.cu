@@ -98,11 +98,13 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // are multiples of 64 keep the measured path unchanged).
 // EPI = kSiluMul: the gated FFN's gate (a.B0) and up (a.B1) in one kernel, H = SiLU(gate)·up.
 // CL = 2: clusters of two CTAs sharing W by multicast (the list must pair: WorkList::pairs).
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false>
+// GP: the group-pair tiles (a pair_group_items list; the caller checked group_pairs_launchable).
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
+          bool GP = false>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP>;
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
@@ -124,9 +126,10 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
                         (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) |
                         ablation_copy_flags();
-  const CUtensorMap u64 = EPI != kSiluMul ? m64
-                          : grouped       ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
-                                          : tensor_map_2d(a.B1, dt, K, N, 64, 64);
+  const CUtensorMap u64 = GP                ? tensor_map_column_groups(a.B0, dt, K, r, uint32_t(N / r))
+                          : EPI != kSiluMul ? m64
+                          : grouped         ? tensor_map_grouped_rows(a.B1, dt, s, q, N)
+                                            : tensor_map_2d(a.B1, dt, K, N, 64, 64);
   const CUtensorMap u8 = EPI != kSiluMul ? m8
                          : trim          ? tensor_map_grouped_rows(a.B1, dt, s, q, N, 16)
                                          : tensor_map_2d(a.B1, dt, K, N, 8, 64);
@@ -143,6 +146,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   // kTrimTail with x by TMA: x's trimmed steps as 16-column boxes (32B swizzle)
   const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM, 16) : mA;
   const uint32_t r_group = by_groups ? r : 0u;
+  if (GP && (!wl.group_pairs || grouped || !by_groups || r > 64))
+    throw std::logic_error("launch_ws: the group-pair tiles need a paired list, whole steps and the TMA stores of groups");
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
     cudaLaunchAttribute attr[1];
@@ -192,6 +197,10 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
       if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 2>(wl, a, M, K, N, f, s, r, stream), true;
     }
   }
+  if (t.engine == TileEngine::wgmma_ws_group_pairs) {  // wl: the group-pair list (launch_fused checked it)
+    if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 6, 0, 1, kStore, 1, false, true>(wl, a, M, K, N, f, s, r, stream), true;
+    return false;
+  }
   if (t.engine == TileEngine::wgmma_ws_pair) {  // the lean tiles in pairs where the list pairs; else lean
     if (wl.pairs && t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4, kStore, 2>(wl, a, M, K, N, f, s, r, stream), true;
     if (wl.pairs && t.bm == 64 && t.bn == 128)
@@ -235,6 +244,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {
+  if (t.engine == TileEngine::wgmma_ws_group_pairs) return t.bm == 128 && t.bn == 128;
   if (t.engine == TileEngine::wgmma_ws_resident) return t.bm == 64 && (t.bn == 128 || t.bn == 192);
   if (t.engine == TileEngine::wgmma_ws_lean) return t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192);
   if (t.engine == TileEngine::wgmma_ws_pair) return t.bm == 64 && (t.bn == 64 || t.bn == 128);
@@ -243,6 +253,23 @@ bool is_compiled_ws_tile(const TileConfig& t) {
 }
 
 bool is_compiled_wg_tile(const TileConfig& t) { return (t.bm == 64 || t.bm == 128) && t.bn == 128; }
+
+// Whether the group-pair tiles run as themselves (wgs_gemm.cuh GP) on this batch with leading
+// dimensions lda, ldc: equal output widths r <= 64 (multiples of 8), rows in closed form, the TMA
+// stores of 128-row tiles on, every term whole 64-row steps (the list pairs). Elsewhere a wsg tile
+// runs as ws128x64, the 128-row tile of one group.
+bool group_pairs_launchable(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
+  const KernelPlan& p = b.plan().plan();
+  if (p.output_widths.empty()) return false;
+  const uint32_t r = p.output_widths[0];
+  for (uint32_t w : p.output_widths)
+    if (w != r) return false;
+  const RowFormula& f = b.impl().formula;
+  if (r == 0 || r > 64 || r % 8 != 0 || f.c == 0 || b.rows() % f.c != 0 || lda % 8 != 0 || ldc % 8 != 0 ||
+      !g_ws_tma_store || !g_ws_tma_store_tall)
+    return false;
+  return b.impl().list(b, ListKind::forward_group_pairs, 128, 128).group_pairs;
+}
 
 // Whether the batch's forward can take its items from the law's closed form (work_list.hpp
 // LawGrid): the complete-graph law, rows in closed form with q | M, and a grid that fits. If so,
@@ -313,6 +340,13 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
                                  b.plan().N(), s))
           return;
         throw std::invalid_argument("forward: no compiled type-group tile " + tile_name(t));
+      }
+      if (t.engine == TileEngine::wgmma_ws_group_pairs) {
+        if (group_pairs_launchable(b, a.lda, a.ldc) &&
+            launch_fused_ws<T>(b.plan(), impl.list(b, ListKind::forward_group_pairs, t.bm, t.bn), a, t, b.rows(),
+                               impl.formula, s))
+          return;
+        t = TileConfig{128, 64, 9, TileEngine::wgmma_ws};  // elsewhere the 128-row tile of one group
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
@@ -413,6 +447,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws_resident) return "wr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_lean) return "wsl" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_pair) return "wsp" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws_group_pairs) return "wsg" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
@@ -445,9 +480,11 @@ void set_forward_tiles(TileConfig t) {
     g_bm = t.bm, g_bn = t.bn, g_warps = warps, g_engine = uint32_t(t.engine);
   };
   if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
-      t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair)
+      t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair ||
+      t.engine == TileEngine::wgmma_ws_group_pairs)
     return accept(is_compiled_ws_tile(t), "warp-specialised",
-                  "ws: 64x64, 64x128, 64x192, 128x64, 128x128; wr: 64x128, 64x192; wsl: 64x64, 64x128, 64x192; wsp: 64x64, 64x128",
+                  "ws: 64x64, 64x128, 64x192, 128x64, 128x128; wr: 64x128, 64x192; wsl: 64x64, 64x128, 64x192; wsp: 64x64, "
+                  "64x128; wsg: 128x128",
                   t.bm / 16 + 1);
   if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows ||
       t.engine == TileEngine::wgmma_many_lean)
@@ -477,14 +514,15 @@ std::vector<TileConfig> forward_tiles_for_vector_width(uint32_t vector_width) {
 std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
                  wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows, wl = TileEngine::wgmma_many_lean,
-                 wsl = TileEngine::wgmma_ws_lean, wsp = TileEngine::wgmma_ws_pair;
+                 wsl = TileEngine::wgmma_ws_lean, wsp = TileEngine::wgmma_ws_pair,
+                 wsg = TileEngine::wgmma_ws_group_pairs;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 128, 4, wg}, {128, 128, 8, wg},
                                {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {128, 64, 9, ws}, {128, 128, 9, ws},
                                {64, 128, 5, wr}, {64, 192, 5, wr}, {64, 64, 4, wm}, {64, 128, 4, wm},
                                {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr},
                                {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}, {64, 64, 5, wsl},
-                               {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 64, 5, wsp}, {64, 128, 5, wsp},
+                               {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 64, 5, wsp}, {64, 128, 5, wsp}, {128, 128, 9, wsg},
                                {64, 128, 4, TileEngine::narrow_law},
                                {64, 64, 8, TileEngine::narrow_law}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
@@ -512,6 +550,14 @@ bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
   for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
   return rmax > 32 &&  // as launch_fused decides
          b.impl().list(b, g_ws_types_outer ? ListKind::forward_by_types : ListKind::forward, t.bm, t.bn).pairs;
+}
+
+bool group_pair_tiles_apply(const DeviceBatch& b, TileConfig t) {
+  if (t.engine != TileEngine::wgmma_ws_group_pairs || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned())
+    return false;
+  uint32_t rmax = 0;
+  for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
+  return rmax > 32 && group_pairs_launchable(b, b.plan().K(), b.plan().N());  // (r <= 32: launch_fused's mma.sync tile)
 }
 
 void set_row_formula(bool on) { g_row_formula = on; }

@@ -141,4 +141,13 @@ CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, u
   return encode("the grouped rows of W", base, dtype, 3, dims, strides, box);
 }
 
+CUtensorMap tensor_map_column_groups(const void* base, DType dtype, uint64_t K, uint32_t r, uint32_t groups) {
+  if (r == 0 || r % 8 != 0 || groups == 0) throw std::logic_error("tensor_map_column_groups: widths not multiples of 8");
+  const uint64_t N = uint64_t(r) * groups;
+  const cuuint64_t dims[3] = {r, groups, K};
+  const cuuint64_t strides[2] = {uint64_t(r) * 2, N * 2};
+  const cuuint32_t box[3] = {64, 1, 64};
+  return encode("the column groups of W", base, dtype, 3, dims, strides, box);
+}
+
 }  // namespace qalg::gpu::detail

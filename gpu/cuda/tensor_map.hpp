@@ -45,5 +45,11 @@ CUtensorMap tensor_map_grouped_typed_rows_plain(const void* base, DType dtype, u
                                                 RowFormula f, uint64_t M, uint32_t box_cols, uint32_t box_rows);
 CUtensorMap tensor_map_grouped_rows(const void* base, DType dtype, uint32_t s, uint32_t q, uint64_t N,
                                     uint32_t box_rows = 64);
+// W (K × N, row-major, N = groups · r) with its columns split into (column within output group,
+// output group): a 3-D tensor (column within group, group, row), boxes 64 × 1 × 64 under the 128B
+// swizzle, so a box at column 0 of group j holds that group's r <= 64 columns and zeros past them
+// (the copy engine reads none of the next group's). The group-pair tiles' W boxes (wgs_gemm.cuh GP).
+// Needs r a multiple of 8.
+CUtensorMap tensor_map_column_groups(const void* base, DType dtype, uint64_t K, uint32_t r, uint32_t groups);
 
 }  // namespace qalg::gpu::detail

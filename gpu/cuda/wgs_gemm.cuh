@@ -43,6 +43,9 @@ constexpr uint32_t kK16Shift = 8;
 // kASlices: the stage's x rows came as those slices, each a box of 16 columns under the 32B
 // swizzle, BM · 32 bytes apart (kTrimTail with x by TMA), not as one 128B-swizzled 64-column box.
 constexpr uint32_t kASlices = 1u << 11;
+// Bits kGroupMaskShift … +1 (GP): the boxes of the group-pair tile this step's wgmma reaches (the
+// term's pair_mask: 1 the first group's 64 columns, 2 the second's, 3 both).
+constexpr uint32_t kGroupMaskShift = 12;
 
 // The barrier counts this thread's arrival once all its earlier cp.async copies have landed.
 __device__ __forceinline__ void cp_async_arrive(uint64_t* bar) {
@@ -307,7 +310,16 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // Why: call 2 of the session found the 32B projection bound by the depth of copies in flight per
 // SM (9 stages of 24 KB), not by steps or tensor-core columns: 64x160 tiles with 11 % fewer
 // columns and 29 % fewer steps ran slower at 2 stages × 3 CTAs; a half-empty step holds a stage.
-template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false>
+// GP (thirty-first session; the "wsg" tiles, BN = 128): items of a group-pair list (work_list.hpp
+// pair_group_items): two output groups of at most 64 columns, each in a 64-column box of its own.
+// A step's W boxes are those of its term's pair_mask, through tmapU64 = W's column groups
+// (tensor_map_column_groups: a box at column 0 of group j, clipped at r), and its wgmma spans the
+// whole tile (mask 3: the row term, x_i read once for both groups) or one box's 64 columns of the
+// accumulator (mask 1 or 2). The accumulator is zeroed at an item's first step (no step need
+// reach both boxes); the tile goes out by TMA, box b to its group (r_group, the C map of groups),
+// so the host launches GP only with the TMA stores (kTmaStore with r_group) and x by TMA.
+template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
+          bool GP = false>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
@@ -318,6 +330,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   static_assert(NB == 1 || RES == 0, "the gated form streams both W tiles (no resident slot)");
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   static_assert(!PACK || (RES == 0 && CL == 1), "packed terms: W streamed, no clusters");
+  static_assert(!GP || (RES == 0 && CL == 1 && NB == 1 && !PACK && BN == 128), "group pairs: two 64-column boxes");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
   const bool trim_tail = grouped && (copy & kTrimTail);
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
@@ -456,6 +469,35 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         finish_stage();
       }
     };
+    // GP: an item of the group-pair list (see GP above), every step a whole 64-row box of x and
+    // the W boxes of its term's mask. The second group's first column + 1 (the item's slot) rides
+    // in the header's res field to the consumers' epilogue.
+    auto pair_item = [&](uint32_t item, const WorkItem& w, auto& term, uint32_t last_ti, uint32_t last_kk) {
+      const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
+      const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
+      const int32_t jb = int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u);  // lane b: box b
+      bool first = true;
+#pragma unroll 1
+      for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+        const Term t = term(ti);
+        const uint32_t mask = pair_mask(t);
+#pragma unroll 1
+        for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
+          const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
+                                 (fence_every_step ? kFence : 0) | mask << kGroupMaskShift;
+          const uint32_t s = next_stage(item, w, flags, t.coef, w.slot);
+          first = false;
+          unsigned char* sA = smem + s * kStage;
+          if (lane == 0) {
+            mbar_arrive_expect_tx(&full[s], no_load ? 0 : kABytes + uint32_t(__popc(mask)) * 64 * kWgBK * 2);
+            if (!no_load) tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+          }
+          if (!no_load && lane < 2 && (mask >> lane & 1u))
+            tma_load_3d(sA + kABytes + lane * kWgChunk, &tmapU64, 0, jb, int32_t(t.a + kk), &full[s]);
+          finish_stage();
+        }
+      }
+    };
     grid_dependency_wait();
     WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
@@ -518,7 +560,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         }
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
-        next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, 0);
+        next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, GP ? w.slot : 0u);  // (GP: both groups' zeros)
         if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
         finish_stage();
       }
@@ -528,6 +570,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           w = wn, wn = wnn, tw = tn;
           continue;
         }
+      }
+      if constexpr (GP) {
+        pair_item(item, w, term, last_ti, last_kk);
+        w = wn, wn = wnn, tw = tn;
+        continue;
       }
       bool first = true, released = false;
 #pragma unroll 1
@@ -645,6 +692,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   bool have_prev = false, first = true, res_ready = false;
   float coef = 1.0f;
   uint32_t m_count = 0, n_begin = 0, n_count = 0;
+  uint32_t n_second = 0;  // GP: 1 + the second group's first column (0: none)
   uint64_t row0 = 0, row1 = 0;
   // Frees a stage for the producer (CL = 2: for both CTAs' producers; when lane 0 arrives for its
   // warp, every lane has read the stage's header and the warpgroup's wgmma on it is complete).
@@ -707,6 +755,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       row1 = m1 < m_count ? list_row(g, h.m_begin + m1) : 0;
       first = true;
       coef = h.coef;
+      if constexpr (GP) {  // a step may reach one box only: every sum starts from zero
+        n_second = h.res;
+        // (nothing is in flight here, the last item's epilogue waited; without the wait ptxas cannot
+        // tell and serialises every wgmma, C7515, as for rescale_accumulators)
+        wgmma_wait<0>();
+        fence_operands(acc);
+#pragma unroll
+        for (int i = 0; i < R; ++i) acc[i] = 0.0f;
+      }
     } else if (h.coef != coef) {
       if constexpr (NB == 2) {  // both sums at once (two rescale_accumulators: ptxas C7515)
         wgmma_wait<0>();
@@ -720,10 +777,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         rescale_accumulators(acc, coef, h.coef);
       }
     }
-    if (h.flags & kEmpty) {
+    if ((h.flags & kEmpty) && !GP) {
       settle_store();
       release(stage);
-    } else {
+    } else {  // (GP: an empty item's stage is kept, as a step's, for its zero tile's TMA store)
       if (h.flags & kFence) fence_proxy_async();
       const uint32_t sa = smem_base + stage * kStage;
       uint32_t sb = sa + kABytes;
@@ -731,7 +788,23 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      if (!no_mma) {
+      if constexpr (GP) {
+        const uint32_t gm = (__shfl_sync(0xffffffffu, h.flags, 0) >> kGroupMaskShift) & 3u;  // (warp-uniform)
+        const uint32_t a_wg = sa + wg * 64 * 128;
+        // Each box's 64 columns as an accumulator of its own, also where a step reaches both (two
+        // m64n64 products in one commit group, as the gated FFN's gate and up): with one m64n128
+        // product over both halves beside the halves' own, ptxas serialised every wgmma (C7511).
+        float(&lo)[R / 2] = *reinterpret_cast<float(*)[R / 2]>(&acc[0]);
+        float(&hi)[R / 2] = *reinterpret_cast<float(*)[R / 2]>(&acc[R / 2]);
+        if (no_mma || gm == 0) {  // (an empty item: no wgmma)
+        } else if (gm == 3) {
+          forward_step<T, 64, 2>(lo, hi, a_wg, sb, sb + kWgChunk, false);
+        } else if (gm == 1) {
+          forward_step<T, 64>(lo, a_wg, sb, false);
+        } else {
+          forward_step<T, 64>(hi, a_wg, sb + kWgChunk, false);
+        }
+      } else if (!no_mma) {
         // (through a shuffle, so that ptxas sees a warp-uniform branch around the wgmma)
         const uint32_t hf = __shfl_sync(0xffffffffu, h.flags, 0);
         const uint32_t ks = (hf >> kK16Shift) & 7u;
@@ -767,9 +840,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       // already released) where the copy engine can write it whole.
       bool by_tma = false;
       uint32_t tq = 0, ri = 0;
-      if (tma_store && !(h.flags & kEmpty) && (r_group != 0 || n_count % 64 == 0)) {
+      if (tma_store && (GP || !(h.flags & kEmpty)) && (r_group != 0 || n_count % 64 == 0)) {
         tq = g.row_formula.by_c.div(m_begin), ri = m_begin - tq * g.row_formula.c;
         by_tma = m_count == BM || ri + m_count >= g.row_formula.c;
+      }
+      if constexpr (GP) {  // the host launches GP only with these stores (no other epilogue writes two groups)
+        if (!by_tma || r_group == 0) __trap();
       }
       if (have_prev && !by_tma) release(prev), have_prev = false;
       if (no_store) {
@@ -787,7 +863,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         fence_proxy_async();  // the generic-proxy writes, before the copy engine reads them
         consumers_sync<kConsumers>();
         if (threadIdx.x == 0) {
-          if (r_group) {  // (column within group, group, index, type): a box past the group is clipped
+          if constexpr (GP) {  // box b at column 0 of its group, clipped at r
+            tma_store_4d(&tmapC, out, 0, int32_t(n_begin / r_group), int32_t(ri), int32_t(tq));
+            if (n_second)
+              tma_store_4d(&tmapC, out + kOutChunk, 0, int32_t((n_second - 1) / r_group), int32_t(ri), int32_t(tq));
+          } else if (r_group) {  // (column within group, group, index, type): a box past the group is clipped
             const uint32_t j = n_begin / r_group, c0 = n_begin - j * r_group;
 #pragma unroll 1
             for (uint32_t b = 0; b * 64 < n_count; ++b)

@@ -310,6 +310,76 @@ inline bool items_pair(const std::vector<WorkItem>& items, const std::vector<Ter
   return true;
 }
 
+// Group-pair items (wgs_gemm.cuh GP, the "wsg" tiles): two items of one row range whose output
+// groups are both at most 64 wide become one 128-column item, each group in a 64-column box of its
+// own, and a term the two items share (same input block, length and coefficient: x_i W_ij of type
+// i's row term) is one step over both boxes instead of a step in each. Why: the Qwen3-30B expert
+// (r = 48, s = 128, 128 rows per type) runs 256 items of 128 × 48; each reads x_i (32 KB) for its
+// row term, so every type's x_i leaves L2 sixteen times (24.4 MB per call at ~3.2 us of the L2
+// read ceiling, of a ~5.4 us kernel body, thirtieth session's count). Paired, it leaves eight
+// times: 144 KB per pair of tiles instead of 192 (with W's boxes clipped at the group, 48 of 64
+// columns: tensor_map_column_groups).
+// The pair list reuses two fields, read only by the GP kernel:
+//   Term::diagonal bits 1-2 (kPairMaskShift): which of the item's boxes the term feeds (1: the first
+//   group, 2: the second, 3: both);
+//   WorkItem::slot: 1 + the second group's first column, 0 where the item has one group (a row
+//   range with an odd number of groups ends with one).
+// Items keep their row range; pairs are of consecutive groups (by n_begin) within a row range, the
+// row ranges in the order they first appear, the shared terms first, then the first group's own,
+// then the second's. Returns false (and leaves out / out_terms empty) where the list does not pair
+// this way: r = 0 or r > 64, an item other than one whole output group (n_count = r, n_begin a
+// multiple of r), or a term that is not a whole number of 64-row steps.
+constexpr uint32_t kPairMaskShift = 1;
+QALG_HOST_DEVICE inline uint32_t pair_mask(const Term& t) { return t.diagonal >> kPairMaskShift & 3u; }
+inline bool pair_group_items(const std::vector<WorkItem>& items, const std::vector<Term>& terms, uint32_t r,
+                             std::vector<WorkItem>& out, std::vector<Term>& out_terms) {
+  out.clear(), out_terms.clear();
+  if (r == 0 || r > 64 || items.empty()) return false;
+  for (const WorkItem& w : items) {
+    if (w.n_count != r || w.n_begin % r != 0) return false;
+    for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+      if (terms[t].len % 64 != 0) return false;
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;  // (m_begin, m_count) in order of first use
+  std::vector<std::vector<size_t>> members;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const std::pair<uint32_t, uint32_t> key{items[k].m_begin, items[k].m_count};
+    size_t g = 0;
+    while (g < ranges.size() && ranges[g] != key) ++g;
+    if (g == ranges.size()) ranges.push_back(key), members.emplace_back();
+    members[g].push_back(k);
+  }
+  for (auto& m : members) {
+    std::stable_sort(m.begin(), m.end(), [&](size_t x, size_t y) { return items[x].n_begin < items[y].n_begin; });
+    for (size_t k = 0; k < m.size(); k += 2) {
+      const WorkItem& a = items[m[k]];
+      const WorkItem* b = k + 1 < m.size() ? &items[m[k + 1]] : nullptr;
+      const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
+      std::vector<bool> taken(b ? b->term_count : 0, false);
+      std::vector<Term> own_a;
+      for (uint32_t t = a.term_begin; t < a.term_begin + a.term_count; ++t) {
+        const Term& u = terms[t];
+        if (u.len == 0) continue;
+        bool shared = false;
+        for (uint32_t v = 0; b && v < b->term_count && !shared; ++v) {
+          const Term& x = terms[b->term_begin + v];
+          if (!taken[v] && x.a == u.a && x.len == u.len && x.coef == u.coef) taken[v] = shared = true;
+        }
+        if (shared) out_terms.push_back(Term{u.a, u.len, u.coef, 3u << kPairMaskShift});
+        else own_a.push_back(Term{u.a, u.len, u.coef, 1u << kPairMaskShift});
+      }
+      out_terms.insert(out_terms.end(), own_a.begin(), own_a.end());
+      for (uint32_t v = 0; b && v < b->term_count; ++v) {
+        const Term& x = terms[b->term_begin + v];
+        if (!taken[v] && x.len != 0) out_terms.push_back(Term{x.a, x.len, x.coef, 2u << kPairMaskShift});
+      }
+      out.push_back(WorkItem{a.m_begin, a.m_count, a.n_begin, r, t0, static_cast<uint32_t>(out_terms.size()) - t0, 0.f,
+                             b ? 1 + b->n_begin : 0u});
+    }
+  }
+  return true;
+}
+
 struct GemmArgs {
   const WorkItem* items = nullptr;
   const Term* terms = nullptr;

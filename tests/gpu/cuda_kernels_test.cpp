@@ -479,13 +479,14 @@ namespace {
 // when the batch's rows have a closed form (cyclic types with q | M in random mode, interval types
 // in the square product; integer mode's random types keep the cp.async gather): input widths 40 and
 // 200 end in partial steps, which stay on cp.async.
-// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl, wsp) set as the forward
-// tile, integer and random inputs; the process default afterwards.
+// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl, wsp, wsg) set as the
+// forward tile, integer and random inputs; the process default afterwards.
 template <class F>
 void each_warp_specialised_tile(F&& f) {
   for (const TileConfig& t : compiled_forward_tiles()) {
     if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident &&
-        t.engine != TileEngine::wgmma_ws_lean && t.engine != TileEngine::wgmma_ws_pair)
+        t.engine != TileEngine::wgmma_ws_lean && t.engine != TileEngine::wgmma_ws_pair &&
+        t.engine != TileEngine::wgmma_ws_group_pairs)
       continue;
     set_forward_tiles(t);
     for (bool integer : {true, false}) f(t, integer);
@@ -510,15 +511,24 @@ TEST(TypedRowsTma, WarpSpecialisedTilesMatchTheReference) {
 // and where they run the lean tile instead (three chunks per type, partial reduction steps).
 // Random inputs on cyclic types (a W half from the wrong rows or columns is far outside the
 // tolerance), and the square product exactly on integers.
+// A forward shape on cyclic types, and whether a special tile (wsp, wsg) runs as itself there.
+struct TileShape {
+  std::string name;
+  TableData table;
+  std::vector<uint32_t> s, r;
+  uint64_t M;
+  bool applies;
+};
+// complete:4 in the basis b'_i = 2^(i mod 3) b_i: the two terms of an item differ in coefficient.
+TableData rescaled_complete4() {
+  const TableData c4 = complete_table(4);
+  std::vector<Fraction> lambda(c4.dim);
+  for (uint32_t b = 0; b < c4.dim; ++b) lambda[b] = {int64_t(1) << (b % 3), 1};
+  return rescaled_table(c4, lambda);
+}
+
 TEST(PairedTiles, PairWhereTheListPairsAndMatchTheReference) {
-  struct Shape {
-    std::string name;
-    TableData table;
-    std::vector<uint32_t> s, r;
-    uint64_t M;
-    bool pairs;
-  };
-  const std::vector<Shape> shapes = {
+  const std::vector<TileShape> shapes = {
       {"rows128", complete_table(4), same(4, 128), same(4, 128), 512, true},
       {"rows100", complete_table(4), same(4, 128), {200, 384, 72, 136}, 400, true},
       {"rows192", complete_table(4), same(4, 128), same(4, 128), 768, false},
@@ -527,10 +537,10 @@ TEST(PairedTiles, PairWhereTheListPairsAndMatchTheReference) {
   };
   uint64_t seed = 1100;
   for (const TileConfig& t : {TileConfig{64, 64, 5, TileEngine::wgmma_ws_pair}, TileConfig{64, 128, 5, TileEngine::wgmma_ws_pair}}) {
-    for (const Shape& sh : shapes) {
+    for (const TileShape& sh : shapes) {
       DevicePlan plan(lower_table(sh.table, sh.s, sh.r));
       DeviceBatch batch(plan, cyclic_types(sh.M, uint32_t(sh.s.size())));
-      EXPECT_EQ(paired_tiles_apply(batch, t), sh.pairs) << sh.name << " " << tile_name(t);
+      EXPECT_EQ(paired_tiles_apply(batch, t), sh.applies) << sh.name << " " << tile_name(t);
       EXPECT_FALSE(paired_tiles_apply(batch, TileConfig{t.bm, t.bn, 5, TileEngine::wgmma_ws_lean}));
       set_forward_tiles(t);
       run_conformance({"pairs/" + sh.name + "-" + tile_name(t), sh.table, sh.s, sh.r}, DType::bf16, false, sh.M,
@@ -550,6 +560,79 @@ TEST(PairedTiles, PairWhereTheListPairsAndMatchTheReference) {
             std::string::npos);
   EXPECT_NE(error_of([] { set_forward_tiles({64, 192, 5, TileEngine::wgmma_ws_pair}); }).find("wsp64x192 is not compiled"),
             std::string::npos);
+}
+
+// The group-pair tiles (wsg128x128: two output groups of at most 64 columns per item, the row term
+// read once for both) run as themselves exactly where group_pair_tiles_apply says, and match the
+// reference there and where they run ws128x64 instead. At random on cyclic types (rows in closed
+// form): the Qwen3-30B expert's widths at q = 4 (s = 128, r = 48); five groups (each type ends with
+// a one-group item); 100 rows per type (every tile partial, its box clipped at the type's end); 192
+// (a whole tile and a partial one per type); a rescaled basis (the two items' row terms differ in
+// coefficient, so nothing is shared and every step reaches one box); Q_2^{⊗2} (tiles with one term,
+// and with none: both groups' zeros stored by TMA). Not applying: r = 128, s = 40 (partial steps),
+// r = 24 (the mma.sync tile), unequal output widths. And exactly on integers, the square product
+// with 64-wide blocks (interval types) at q = 4 and 5.
+TEST(GroupPairTiles, PairWhereTheyApplyAndMatchTheReference) {
+  const TileConfig t{128, 128, 9, TileEngine::wgmma_ws_group_pairs};
+  ASSERT_EQ(tile_name(t), "wsg128x128");
+  const TableData c4 = complete_table(4);
+  const std::vector<TileShape> shapes = {
+      {"30b-q4", c4, same(4, 128), same(4, 48), 512, true},
+      {"groups5", complete_table(5), same(5, 64), same(5, 64), 640, true},
+      {"rows100-r40", c4, same(4, 128), same(4, 40), 400, true},
+      {"rows192-r56", c4, same(4, 64), same(4, 56), 768, true},
+      {"rescaled", rescaled_complete4(), same(4, 128), same(4, 48), 512, true},
+      {"Q2^2", q2_power(2), same(4, 64), same(4, 48), 512, true},
+      {"r128", c4, same(4, 128), same(4, 128), 512, false},
+      {"s40", c4, same(4, 40), same(4, 48), 512, false},
+      {"r24", c4, same(4, 128), same(4, 24), 512, false},
+      {"unequal-r", c4, same(4, 128), {48, 64, 48, 40}, 512, false},
+  };
+  uint64_t seed = 3100;
+  set_forward_tiles(t);
+  for (const TileShape& sh : shapes) {
+    DevicePlan plan(lower_table(sh.table, sh.s, sh.r));
+    DeviceBatch batch(plan, cyclic_types(sh.M, uint32_t(sh.s.size())));
+    EXPECT_EQ(group_pair_tiles_apply(batch, t), sh.applies) << sh.name;
+    EXPECT_FALSE(group_pair_tiles_apply(batch, TileConfig{128, 64, 9, TileEngine::wgmma_ws})) << sh.name;
+    for (DType dt : {DType::bf16, DType::f16})
+      run_conformance({"group-pairs/" + sh.name, sh.table, sh.s, sh.r}, dt, false, sh.M, seed++, kFwdFused);
+  }
+  for (uint32_t q : {4u, 5u})
+    run_conformance({"group-pairs/square-q" + std::to_string(q), complete_table(q), same(q, 64), same(q, 64)},
+                    DType::bf16, true, 64, seed++, kSquare);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  EXPECT_NE(error_of([] { set_forward_tiles({128, 64, 9, TileEngine::wgmma_ws_group_pairs}); }).find("wsg128x64 is not compiled"),
+            std::string::npos);
+  // Without the 128-row tiles' TMA stores (the only epilogue that writes two groups) the tile is ws128x64.
+  const bool tall = ws_tma_store_tall();
+  set_ws_tma_store_tall(false);
+  {
+    DevicePlan plan(lower_table(c4, same(4, 128), same(4, 48)));
+    DeviceBatch batch(plan, cyclic_types(512, 4));
+    EXPECT_FALSE(group_pair_tiles_apply(batch, t));
+    set_forward_tiles(t);
+    run_conformance({"group-pairs/no-tall-stores", c4, same(4, 128), same(4, 48)}, DType::bf16, false, 512, seed++,
+                    kFwdFused);
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});
+  }
+  set_ws_tma_store_tall(tall);
+}
+
+// The group-pair tiles under the sanitizers: 100 rows per type (boxes clipped at the type's end),
+// five groups (a one-group item per type), Q_2^{⊗2} (items without terms: zero tiles by TMA), the
+// rescaled basis (steps reaching one box, the accumulators rescaled between terms).
+TEST(SanitizerSmall, GroupPairTiles) {
+  set_forward_tiles({128, 128, 9, TileEngine::wgmma_ws_group_pairs});
+  const TableData c4 = complete_table(4);
+  run_conformance({"sanitize-wsg/rows100-r48", c4, same(4, 128), same(4, 48)}, DType::bf16, false, 400, 3200, kFwdFused);
+  run_conformance({"sanitize-wsg/groups5", complete_table(5), same(5, 64), same(5, 64)}, DType::f16, false, 5 * 37, 3201,
+                  kFwdFused);
+  run_conformance({"sanitize-wsg/Q2^2", q2_power(2), same(4, 64), same(4, 48)}, DType::bf16, false, 4 * 37, 3202,
+                  kFwdFused);
+  run_conformance({"sanitize-wsg/rescaled", rescaled_complete4(), same(4, 64), same(4, 40)}, DType::bf16, false,
+                  4 * 37, 3203, kFwdFused);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
 }
 
 // set_ws_item_order(types): every warp-specialised tile walks its items type outer; the results are

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <tuple>
 
 #include "cuda_harness.hpp"
 #include "gpu/table_builders.hpp"
@@ -435,13 +436,18 @@ TEST(Calibration, ReadLookupAndErrors) {
   EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,128,256,8,wgmma\n")
                 .find(":1: set_forward_tiles: wgmma tile wg128x256 is not compiled"),
             std::string::npos);
-  // the paired tiles (eighteenth session) by their engine name; 64x192 is not one
-  const auto paired = read_rows("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_pair\n");
-  ASSERT_EQ(paired.size(), 1u);
-  EXPECT_EQ(tile_name(paired[0].tiles), "wsp64x128");
-  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,192,5,wgmma_ws_pair\n")
-                .find(":1: set_forward_tiles: warp-specialised tile wsp64x192 is not compiled"),
-            std::string::npos);
+  // the paired tiles (eighteenth session) and the group-pair tile (thirty-first) by their engine
+  // names; wsp64x192 and wsg128x64 are not compiled
+  for (const auto& [row, name, bad_row, bad_name] :
+       {std::tuple{"64,128,5,wgmma_ws_pair", "wsp64x128", "64,192,5,wgmma_ws_pair", "wsp64x192"},
+        std::tuple{"128,128,9,wgmma_ws_group_pairs", "wsg128x128", "128,64,9,wgmma_ws_group_pairs", "wsg128x64"}}) {
+    const auto rows = read_rows(std::string("1,2,3,4,endpoint-fused,") + row + "\n");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(tile_name(rows[0].tiles), name);
+    EXPECT_NE(error_reading(std::string("1,2,3,4,endpoint-fused,") + bad_row + "\n")
+                  .find(std::string(":1: set_forward_tiles: warp-specialised tile ") + bad_name + " is not compiled"),
+              std::string::npos);
+  }
   // the item order (twenty-first session): a tenth field, columns or types
   const auto ordered = read_rows(
       "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types\n5,6,7,8,endpoint-fused,64,128,5,wgmma_ws,columns\n"

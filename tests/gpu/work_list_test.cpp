@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "cuda/work_list.hpp"
@@ -379,5 +380,115 @@ TEST(ItemsPair, SquareRowsPairAndOddOnesDoNot) {
     EXPECT_EQ(qalg::gpu::detail::items_pair(items, terms), r == 128) << r << " rows per type";
   }
   EXPECT_FALSE(qalg::gpu::detail::items_pair({}, {Term{}}));
+}
+
+// pair_group_items (the group-pair tiles' list, wsg): on random lists in build_forward's form (row
+// ranges of up to 128 rows, one item per (output group, row range), r-wide groups, terms of whole
+// 64-row steps with random coefficients, some items without terms), every original item is one box
+// of exactly one pair item of its row range, and the terms that reach that box (pair_mask) are the
+// item's own terms, as a multiset of (a, len, coef). Pairs are of different groups; a row range with
+// an odd number of groups ends with a one-group item (slot 0); shared terms reach both boxes.
+QALG_PROPERTY(PairGroupItems, EveryItemIsOneBoxWithItsOwnTerms) {
+  std::mt19937_64 rng(seed);
+  using qalg::gpu::detail::pair_group_items;
+  using qalg::gpu::detail::pair_mask;
+  const uint32_t q = 1 + uint32_t(rng() % 6), r = 8 * (1 + uint32_t(rng() % 8)), types = 1 + uint32_t(rng() % 3);
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  std::vector<uint32_t> rows(types);
+  for (uint32_t& n : rows) n = 1 + uint32_t(rng() % 300);
+  for (uint32_t j = 0; j < q; ++j)
+    for (uint32_t i = 0; i < types; ++i) {
+      const uint32_t t0 = uint32_t(terms.size());
+      const uint32_t n = uint32_t(rng() % 4);  // 0 … 3 terms; the input groups 0 … 3 of width 128
+      for (uint32_t t = 0; t < n; ++t)
+        terms.push_back(Term{128 * uint32_t(rng() % 4), 64 * (1 + uint32_t(rng() % 2)), float(1 + rng() % 2), 0});
+      for (uint32_t m0 = 0; m0 < rows[i]; m0 += 128)
+        items.push_back(WorkItem{1000 * i + m0, std::min(128u, rows[i] - m0), j * r, r, t0, n, 0.f, 0});
+    }
+  std::vector<WorkItem> out;
+  std::vector<Term> out_terms;
+  PROP_ASSERT(pair_group_items(items, terms, r, out, out_terms));
+  using Key = std::tuple<uint32_t, uint32_t, float>;
+  auto own = [&](const WorkItem& w) {
+    std::vector<Key> v;
+    for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+      if (terms[t].len) v.emplace_back(terms[t].a, terms[t].len, terms[t].coef);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<Key>> boxes;  // (m_begin, m_count, column) → terms
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> singles;
+  for (const WorkItem& p : out) {
+    PROP_ASSERT(p.n_count == r && p.n_begin % r == 0);
+    PROP_ASSERT(p.slot == 0 || (p.slot - 1) % r == 0);
+    PROP_ASSERT(p.slot == 0 || p.slot - 1 != p.n_begin);
+    if (p.slot == 0) ++singles[{p.m_begin, p.m_count}];
+    for (uint32_t b = 0; b < (p.slot ? 2u : 1u); ++b) {
+      std::vector<Key> v;
+      for (uint32_t t = p.term_begin; t < p.term_begin + p.term_count; ++t) {
+        const Term& u = out_terms[t];
+        PROP_ASSERT(u.len > 0 && pair_mask(u) != 0);
+        PROP_ASSERT(p.slot != 0 || pair_mask(u) == 1);  // a one-group item has no second box to reach
+        if (pair_mask(u) >> b & 1) v.emplace_back(u.a, u.len, u.coef);
+      }
+      std::sort(v.begin(), v.end());
+      const auto key = std::make_tuple(p.m_begin, p.m_count, b ? p.slot - 1 : p.n_begin);
+      PROP_ASSERT(boxes.count(key) == 0);  // every (row range, group) once
+      boxes[key] = v;
+    }
+  }
+  PROP_ASSERT_EQ(boxes.size(), items.size());
+  for (const WorkItem& w : items) {
+    const auto it = boxes.find(std::make_tuple(w.m_begin, w.m_count, w.n_begin));
+    PROP_ASSERT(it != boxes.end());
+    PROP_ASSERT(it->second == own(w));
+  }
+  for (const auto& [range, n] : singles) PROP_ASSERT(n == 1 && q % 2 == 1);
+  PROP_ASSERT_EQ(out.size(), size_t(items.size() / q) * ((q + 1) / 2));
+}
+
+TEST(PairGroupItems, TheThirtyBExpertSharesItsRowTermAndOtherListsDoNotPair) {
+  using qalg::gpu::detail::pair_group_items;
+  using qalg::gpu::detail::pair_mask;
+  // Type 0 of the complete law at q = 4, s = 128, r = 48: items (0, j) with terms x_0 W_0j, x_j W_jj
+  // (the diagonal tile one term). Pairs (0, 1) and (2, 3): x_0 shared in both, then each box's own.
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  for (uint32_t j = 0; j < 4; ++j) {
+    const uint32_t t0 = uint32_t(terms.size());
+    terms.push_back(Term{0, 128, 1.0f, j == 0 ? 1u : 0u});
+    if (j != 0) terms.push_back(Term{128 * j, 128, 1.0f, 1});
+    items.push_back(WorkItem{0, 128, 48 * j, 48, t0, j == 0 ? 1u : 2u, 0.f, 0});
+  }
+  std::vector<WorkItem> out;
+  std::vector<Term> t;
+  ASSERT_TRUE(pair_group_items(items, terms, 48, out, t));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].n_begin, 0u);
+  EXPECT_EQ(out[0].slot, 1u + 48);
+  ASSERT_EQ(out[0].term_count, 2u);
+  EXPECT_EQ(t[out[0].term_begin].a, 0u);
+  EXPECT_EQ(pair_mask(t[out[0].term_begin]), 3u);
+  EXPECT_EQ(t[out[0].term_begin + 1].a, 128u);
+  EXPECT_EQ(pair_mask(t[out[0].term_begin + 1]), 2u);
+  EXPECT_EQ(out[1].n_begin, 96u);
+  EXPECT_EQ(out[1].slot, 1u + 144);
+  ASSERT_EQ(out[1].term_count, 3u);
+  EXPECT_EQ(pair_mask(t[out[1].term_begin]), 3u);
+  EXPECT_EQ(pair_mask(t[out[1].term_begin + 1]), 1u);
+  EXPECT_EQ(t[out[1].term_begin + 1].a, 256u);
+  EXPECT_EQ(pair_mask(t[out[1].term_begin + 2]), 2u);
+  EXPECT_EQ(t[out[1].term_begin + 2].a, 384u);
+  // Not pairing: groups wider than 64; an item that is not one whole group; a partial step.
+  EXPECT_FALSE(pair_group_items(items, terms, 96, out, t));
+  EXPECT_TRUE(out.empty() && t.empty());
+  std::vector<WorkItem> narrow = items;
+  narrow[1].n_count = 40;
+  EXPECT_FALSE(pair_group_items(narrow, terms, 48, out, t));
+  std::vector<Term> partial = terms;
+  partial[1].len = 120;
+  EXPECT_FALSE(pair_group_items(items, partial, 48, out, t));
+  EXPECT_FALSE(pair_group_items(items, terms, 0, out, t));
 }
 }  // namespace

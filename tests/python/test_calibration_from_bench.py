@@ -67,6 +67,13 @@ def test_columns_order_for_plain_variants_and_unknown_refused(tmp_path):
     assert rc == 0, err
     row = rows_of(out)[("4096", "12288", "32", "2048")]
     assert (row["engine"], row["warps"], row["order"]) == ("wgmma_ws_pair", "5", "columns")
+    # the group-pair tile (the Qwen3-30B expert's candidate): two consumer warpgroups and the producer
+    write_run(a, [["table", "projection", "30B", 2048, 2048, 768, 16, "fused-wsg128x128", 8.9]])
+    rc, out, err = calibrate(a)
+    assert rc == 0, err
+    row = rows_of(out)[("2048", "768", "16", "2048")]
+    assert (row["bm"], row["bn"], row["engine"], row["warps"], row["order"]) == (
+        "128", "128", "wgmma_ws_group_pairs", "9", "columns")
     write_run(a, [["table", "projection", "8B", 2048, 4096, 12288, 32, "fused-ws64x128-rows", 51.0]])
     rc, out, err = calibrate(a)
     assert rc != 0 and "unknown variant fused-ws64x128-rows" in err

@@ -188,6 +188,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // pair; used where the forward list pairs (rows per type a multiple of 128 in the lists' chunks,
 // every input width a multiple of 64: the square products, the q = 16 rows at M = 2048), else the
 // same lean tile runs.
+// wgmma_ws_group_pairs = the warp-specialised kernel over pairs of output groups (tile "wsg128x128",
+// 6 stages, one CTA per SM): two groups of at most 64 columns of one 128-row range per item, each in
+// a 64-column box, a term both use (the row term x_i W_ij) one step over both, so x_i is read half
+// as often (the Qwen3-30B expert: r = 48); where it does not apply (group_pair_tiles_apply) the tile
+// runs as ws128x64.
 // narrow_law = the complete-graph law with input groups of at most 64 (tile "nl64x128"; see
 // narrow_law_applies below and gpu/cuda/narrow_law.cuh).
 // cublas_batched (dX and dW only, not a forward tile): the complete-graph law's backward as two
@@ -195,7 +200,7 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
   wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9, narrow_law = 10,
-  wgmma_ws_pair = 11
+  wgmma_ws_pair = 11, wgmma_ws_group_pairs = 12
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -225,6 +230,11 @@ bool narrow_law_applies(const DeviceBatch& batch);
 // tile. Where false, a wsp tile runs as the wsl tile of its shape. (The 16-bit dtypes only: FP32
 // runs the CUDA-core kernel whatever the tile.)
 bool paired_tiles_apply(const DeviceBatch& batch, TileConfig t);
+// Whether the forward of this batch with tile t (a "wsg" tile) runs as group pairs: equal output
+// widths r with 32 < r <= 64, multiples of 8, rows in closed form (cyclic or interval types, q | M),
+// every input width a multiple of 64, the TMA stores of 128-row tiles on (set_ws_tma_store and
+// set_ws_tma_store_tall). False for any other tile; where false, a wsg tile runs as ws128x64.
+bool group_pair_tiles_apply(const DeviceBatch& batch, TileConfig t);
 // The most CTAs (clusters × 2) of the paired tile t resident at once on this device, bf16: the
 // persistent grid a wsp launch uses at most. std::invalid_argument for a tile that is not wsp.
 uint32_t paired_tile_ctas(TileConfig t);
