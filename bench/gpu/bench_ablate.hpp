@@ -65,7 +65,10 @@ inline void Bench::ablate(const std::string& name, int D, int F, int M, int q, b
                         {"tma-no-mma", kMma, true},   {"loads-only", kMma | kStore, false},
                         {"no-load", kLoad, false},    {"mma-only", kLoad | kStore, false},
                         {"stores-only", kLoad | kMma, false}, {"tma-stores-only", kLoad | kMma, true},
-                        {"sync-only", kLoad | kMma | kStore, false}};
+                        {"sync-only", kLoad | kMma | kStore, false},
+                        // (thirty-first session) the modes above with the TMA stores switched on: the
+                        // group-pair tile (wsg) runs as itself only with them (else it is ws128x64)
+                        {"tma-loads-only", kMma | kStore, true}, {"tma-sync-only", kLoad | kMma | kStore, true}};
   const bool tma_default = gpu::ws_tma_store();
   gpu::use_forward_calibration({});
   // QALG_BENCH_VARIANTS picks the tiles (fused-wsl64x128 by default); only warp-specialised ones
