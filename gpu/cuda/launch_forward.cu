@@ -104,6 +104,8 @@ template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
+  if (GP && (!wl.group_pairs || r == 0 || r > 64 || r % 8 != 0 || N % r != 0))  // (before the maps divide by r)
+    throw std::logic_error("launch_ws: the group-pair tiles need a paired list and equal output widths r <= 64");
   auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP>;
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
@@ -146,8 +148,8 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   // kTrimTail with x by TMA: x's trimmed steps as 16-column boxes (32B swizzle)
   const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM, 16) : mA;
   const uint32_t r_group = by_groups ? r : 0u;
-  if (GP && (!wl.group_pairs || grouped || !by_groups || r > 64))
-    throw std::logic_error("launch_ws: the group-pair tiles need a paired list, whole steps and the TMA stores of groups");
+  if (GP && (grouped || !by_groups))
+    throw std::logic_error("launch_ws: the group-pair tiles need whole steps and the TMA stores of groups");
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
     cudaLaunchAttribute attr[1];
@@ -313,6 +315,11 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
       const bool wg_kernel = t.engine == TileEngine::wgmma || t.engine == TileEngine::wgmma_many ||
                              t.engine == TileEngine::wgmma_many_rows || t.engine == TileEngine::wgmma_many_lean;
       if (rmax <= 32 && !wg_kernel) t = TileConfig{t.bm, 32, 4};
+      // The group-pair tile where it does not apply is the 128-row tile of one group; decided before
+      // the list below is built for the tile's shape (a 128-column list under a 64-column kernel
+      // would leave half of every wide tile unwritten).
+      if (t.engine == TileEngine::wgmma_ws_group_pairs && !group_pairs_launchable(b, a.lda, a.ldc))
+        t = TileConfig{128, 64, 9, TileEngine::wgmma_ws};
       const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
       // The complete-graph law with rows in closed form: the wg_gemm.cuh tiles compute their items
       // from the index (LawGrid) in the same two orders as the lists they would read.
@@ -341,12 +348,11 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
           return;
         throw std::invalid_argument("forward: no compiled type-group tile " + tile_name(t));
       }
-      if (t.engine == TileEngine::wgmma_ws_group_pairs) {
-        if (group_pairs_launchable(b, a.lda, a.ldc) &&
-            launch_fused_ws<T>(b.plan(), impl.list(b, ListKind::forward_group_pairs, t.bm, t.bn), a, t, b.rows(),
+      if (t.engine == TileEngine::wgmma_ws_group_pairs) {  // (group_pairs_launchable: checked above)
+        if (launch_fused_ws<T>(b.plan(), impl.list(b, ListKind::forward_group_pairs, t.bm, t.bn), a, t, b.rows(),
                                impl.formula, s))
           return;
-        t = TileConfig{128, 64, 9, TileEngine::wgmma_ws};  // elsewhere the 128-row tile of one group
+        throw std::invalid_argument("forward: no compiled group-pair tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
