@@ -45,6 +45,8 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
     if (tc.engine == gpu::TileEngine::wgmma_ws_pair && !gpu::paired_tiles_apply(batch, tc)) continue;
     // And the group-pair tiles (elsewhere ws128x64, a variant of its own).
     if (tc.engine == gpu::TileEngine::wgmma_ws_group_pairs && !gpu::group_pair_tiles_apply(batch, tc)) continue;
+    // And the row-pair tiles (elsewhere ws64x128).
+    if (tc.engine == gpu::TileEngine::wgmma_ws_row_pairs && !gpu::row_pair_tiles_apply(batch, tc)) continue;
     std::vector<gpu::WsItemOrder> orders{process_order};
     if (orders_items(tc.engine) && process_order == gpu::WsItemOrder::columns) orders.push_back(gpu::WsItemOrder::types);
     for (gpu::WsItemOrder order : orders) {

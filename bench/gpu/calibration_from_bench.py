@@ -11,7 +11,7 @@ import csv
 import re
 import sys
 
-ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many", "wmr": "wgmma_many_rows", "wl": "wgmma_many_lean", "wsl": "wgmma_ws_lean", "wsp": "wgmma_ws_pair", "wsg": "wgmma_ws_group_pairs", "nl": "narrow_law"}
+ENGINES = {"": "mma", "wg": "wgmma", "ws": "wgmma_ws", "wr": "wgmma_ws_resident", "wt": "wgmma_ws_types", "wm": "wgmma_many", "wmr": "wgmma_many_rows", "wl": "wgmma_many_lean", "wsl": "wgmma_ws_lean", "wsp": "wgmma_ws_pair", "wsg": "wgmma_ws_group_pairs", "wsm": "wgmma_ws_row_pairs", "nl": "narrow_law"}
 best = {}  # (D, F, q, M) -> fastest row over the runs, in first-seen order
 trained = {}  # the same from training rows ("ws64x192+dX-wm+dW-wm": the forward tile comes first)
 for path in sys.argv[1:]:
@@ -41,11 +41,11 @@ for r in best.values():
     if v == "diagonal-first":
         print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},diagonal-first,64,128,5,wgmma_ws,columns')
         continue
-    m = re.fullmatch(r"fused-(wg|wsl|wsp|wsg|ws|wr|wt|wmr|wm|wl|nl)?(\d+)x(\d+)(?:w(\d+))?(-types)?", v)
+    m = re.fullmatch(r"fused-(wg|wsl|wsp|wsg|wsm|ws|wr|wt|wmr|wm|wl|nl)?(\d+)x(\d+)(?:w(\d+))?(-types)?", v)
     if not m:
         sys.exit(f"unknown variant {v}")
     eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)
-    warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr", "wt", "wsl", "wsp", "wsg") else 0))
+    warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr", "wt", "wsl", "wsp", "wsg", "wsm") else 0))
     if eng == "nl":  # the narrow-group law tiles: nl64x64 has 8 warps (two per 16-row strip), nl64x128 4
         warps = 8 if bn == 64 else 4
     order = "types" if m.group(5) else "columns"

@@ -50,9 +50,10 @@ std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) 
       else if (f[8] == "wgmma_ws_lean") e.tiles.engine = TileEngine::wgmma_ws_lean;
       else if (f[8] == "wgmma_ws_pair") e.tiles.engine = TileEngine::wgmma_ws_pair;
       else if (f[8] == "wgmma_ws_group_pairs") e.tiles.engine = TileEngine::wgmma_ws_group_pairs;
+      else if (f[8] == "wgmma_ws_row_pairs") e.tiles.engine = TileEngine::wgmma_ws_row_pairs;
       else if (f[8] == "narrow_law") e.tiles.engine = TileEngine::narrow_law;
       else if (f[8] != "mma")
-        throw std::invalid_argument(where + "engine must be mma, wgmma, wgmma_ws, wgmma_ws_resident, wgmma_ws_types, wgmma_many, wgmma_many_rows, wgmma_many_lean, wgmma_ws_lean, wgmma_ws_pair, wgmma_ws_group_pairs or narrow_law, got '" + f[8] + "'");
+        throw std::invalid_argument(where + "engine must be mma, wgmma, wgmma_ws, wgmma_ws_resident, wgmma_ws_types, wgmma_many, wgmma_many_rows, wgmma_many_lean, wgmma_ws_lean, wgmma_ws_pair, wgmma_ws_group_pairs, wgmma_ws_row_pairs or narrow_law, got '" + f[8] + "'");
     }
     if (f[4] == "endpoint-fused") e.schedule = ForwardSchedule::endpoint_fused;
     else if (f[4] == "diagonal-first") e.schedule = ForwardSchedule::diagonal_first;

@@ -69,6 +69,8 @@ struct WorkList {
   bool pairs = false;
   // ListKind::forward_group_pairs: the list paired (work_list.hpp pair_group_items); false: no items.
   bool group_pairs = false;
+  // ListKind::forward_row_pairs: the list paired (work_list.hpp pair_row_items); false: no items.
+  bool row_pairs = false;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);
@@ -101,8 +103,11 @@ struct DevicePlan::Impl {
 // specialised tiles under set_ws_item_order(types); the pairs of WorkList::pairs survive it).
 // forward_group_pairs (bm = 128): the forward's 128-row items as pairs of output groups
 // (pair_group_items; the "wsg" tiles), WorkList::group_pairs where it pairs.
+// forward_row_pairs (bm = 128, bn = 128): the forward's 64-row items of 128 columns as pairs of row
+// ranges (pair_row_items; the "wsm" tiles), WorkList::row_pairs where it pairs.
 enum class ListKind {
-  forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows, forward_by_types, forward_group_pairs
+  forward, diag_pass1, diag_pass2, grad_x, grad_w, forward_groups, forward_by_rows, forward_by_types, forward_group_pairs,
+  forward_row_pairs
 };
 
 struct DeviceBatch::Impl {

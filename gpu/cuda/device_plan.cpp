@@ -263,6 +263,15 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
       wl.upload(paired, paired_terms);
       return wl;
     }
+    case ListKind::forward_row_pairs: {
+      build_forward(b, ListKind::forward, 64, bn, items, terms);
+      std::vector<WorkItem> paired;
+      std::vector<Term> paired_terms;
+      auto& wl = lists[key];
+      wl.row_pairs = detail::pair_row_items(items, terms, formula.c, paired, paired_terms);
+      wl.upload(paired, paired_terms);
+      return wl;
+    }
     case ListKind::forward:
     case ListKind::diag_pass1:
     case ListKind::diag_pass2: build_forward(b, kind, bm, bn, items, terms); break;

@@ -99,14 +99,18 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // EPI = kSiluMul: the gated FFN's gate (a.B0) and up (a.B1) in one kernel, H = SiLU(gate)·up.
 // CL = 2: clusters of two CTAs sharing W by multicast (the list must pair: WorkList::pairs).
 // GP: the group-pair tiles (a pair_group_items list; the caller checked group_pairs_launchable).
+// RP: the row-pair tiles (a pair_row_items list; the caller checked row_pairs_launchable): x's and
+// Y's maps with 64-row boxes, one per half.
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
-          bool GP = false>
+          bool GP = false, bool RP = false>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
   if (GP && (!wl.group_pairs || r == 0 || r > 64 || r % 8 != 0 || N % r != 0))  // (before the maps divide by r)
     throw std::logic_error("launch_ws: the group-pair tiles need a paired list and equal output widths r <= 64");
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP>;
+  if (RP && !wl.row_pairs) throw std::logic_error("launch_ws: the row-pair tiles need a paired list");
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP, RP>;
+  constexpr uint32_t box_rows = RP ? 64 : BM;  // x's and Y's boxes (RP: one per 64-row half)
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
@@ -123,7 +127,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
   const CUtensorMap mA = !rows_tma ? m8
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
-                                   : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, BM);
+                                   : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, box_rows);
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
                         (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) |
@@ -139,17 +143,18 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   // with equal output widths r (multiples of 8) its columns split into (column within group, group),
   // so that a box past a group's end is clipped there and every tile, partial ones too, goes by TMA
   // (BM = 128 too unless set_ws_tma_store_tall(false): one 128-row box per 64 columns, on since the thirtieth session)
-  const bool tma_store = g_ws_tma_store && (BM == 64 || g_ws_tma_store_tall) && rows_tma && a.ldc % 8 == 0;  // (pairs too: session 23)
+  const bool tma_store =
+      g_ws_tma_store && (BM == 64 || RP || g_ws_tma_store_tall) && rows_tma && a.ldc % 8 == 0;  // (pairs too: session 23)
   const bool by_groups = tma_store && r != 0 && r % 8 == 0 && N % r == 0;
   const CUtensorMap mC = !tma_store ? m8
-                         : by_groups ? tensor_map_grouped_typed_rows(a.C, dt, r, uint32_t(N / r), a.ldc, f, M, BM)
-                                     : tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, BM);
+                         : by_groups ? tensor_map_grouped_typed_rows(a.C, dt, r, uint32_t(N / r), a.ldc, f, M, box_rows)
+                                     : tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, box_rows);
   copy |= tma_store ? kTmaStore : 0u;
   // kTrimTail with x by TMA: x's trimmed steps as 16-column boxes (32B swizzle)
   const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM, 16) : mA;
   const uint32_t r_group = by_groups ? r : 0u;
-  if (GP && (grouped || !by_groups))
-    throw std::logic_error("launch_ws: the group-pair tiles need whole steps and the TMA stores of groups");
+  if ((GP || RP) && (grouped || !by_groups))
+    throw std::logic_error("launch_ws: the group- and row-pair tiles need whole steps and the TMA stores of groups");
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
     cudaLaunchAttribute attr[1];
@@ -203,6 +208,11 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
     if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 6, 0, 1, kStore, 1, false, true>(wl, a, M, K, N, f, s, r, stream), true;
     return false;
   }
+  if (t.engine == TileEngine::wgmma_ws_row_pairs) {  // wl: the row-pair list (launch_fused checked it)
+    if (t.bm == 128 && t.bn == 128)
+      return launch_ws<T, 128, 128, 6, 0, 1, kStore, 1, false, false, true>(wl, a, M, K, N, f, s, r, stream), true;
+    return false;
+  }
   if (t.engine == TileEngine::wgmma_ws_pair) {  // the lean tiles in pairs where the list pairs; else lean
     if (wl.pairs && t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 3, 0, 4, kStore, 2>(wl, a, M, K, N, f, s, r, stream), true;
     if (wl.pairs && t.bm == 64 && t.bn == 128)
@@ -229,7 +239,14 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s, r, stream), true;
-  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
+  // 128x128: 6 stages of 32 KB, one CTA per SM (thirty-second session; 4 stages before). Why: by
+  // count, the DeepSeek-V3 expert's ws64x128 (6944 steps of 24 KB, 25.4 µs in the thirtieth
+  // session's call 6, ~21.5 µs after the graph replay) moves 171 MB from L2 at ~8 TB/s, the
+  // measured L2 read ceiling; this tile reads each W box once per 128-row type (3472 steps of
+  // 32 KB, 114 MB) but at 4 stages ran 26.8 µs, ~5 TB/s: with the consumers holding about two
+  // stages, two were loading per SM, too few bytes in flight. At 6 stages four are (ptxas: 168
+  // registers, no spills, as at 4). Not yet timed; the calibration picks it only where it is faster.
+  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 6, 0>(wl, a, M, K, N, f, s, r, stream), true;
   // 128x64: 4 stages of 24 KB, two CTAs per SM (twenty-eighth session). Why: the
   // Qwen3-30B expert (s = 128, r = 48, M / q = 128) runs one item of 4 steps per CTA, and on wsl64x64
   // (3 stages, 4 CTAs per SM, the calibrated tile) its fourth step's copies wait until the consumers
@@ -246,7 +263,8 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {
-  if (t.engine == TileEngine::wgmma_ws_group_pairs) return t.bm == 128 && t.bn == 128;
+  if (t.engine == TileEngine::wgmma_ws_group_pairs || t.engine == TileEngine::wgmma_ws_row_pairs)
+    return t.bm == 128 && t.bn == 128;
   if (t.engine == TileEngine::wgmma_ws_resident) return t.bm == 64 && (t.bn == 128 || t.bn == 192);
   if (t.engine == TileEngine::wgmma_ws_lean) return t.bm == 64 && (t.bn == 64 || t.bn == 128 || t.bn == 192);
   if (t.engine == TileEngine::wgmma_ws_pair) return t.bm == 64 && (t.bn == 64 || t.bn == 128);
@@ -256,21 +274,34 @@ bool is_compiled_ws_tile(const TileConfig& t) {
 
 bool is_compiled_wg_tile(const TileConfig& t) { return (t.bm == 64 || t.bm == 128) && t.bn == 128; }
 
-// Whether the group-pair tiles run as themselves (wgs_gemm.cuh GP) on this batch with leading
-// dimensions lda, ldc: equal output widths r <= 64 (multiples of 8), rows in closed form, the TMA
-// stores of 128-row tiles on, every term whole 64-row steps (the list pairs). Elsewhere a wsg tile
-// runs as ws128x64, the 128-row tile of one group.
-bool group_pairs_launchable(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
+// What the pair tiles (GP, RP) share on this batch with leading dimensions lda, ldc: equal output
+// widths r, multiples of 8, rows in closed form, the TMA stores on. Returns r, 0 where any fails.
+uint32_t pair_tiles_output_width(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
   const KernelPlan& p = b.plan().plan();
-  if (p.output_widths.empty()) return false;
+  if (p.output_widths.empty()) return 0;
   const uint32_t r = p.output_widths[0];
   for (uint32_t w : p.output_widths)
-    if (w != r) return false;
+    if (w != r) return 0;
   const RowFormula& f = b.impl().formula;
-  if (r == 0 || r > 64 || r % 8 != 0 || f.c == 0 || b.rows() % f.c != 0 || lda % 8 != 0 || ldc % 8 != 0 ||
-      !g_ws_tma_store || !g_ws_tma_store_tall)
-    return false;
+  const bool ok = r % 8 == 0 && f.c != 0 && b.rows() % f.c == 0 && lda % 8 == 0 && ldc % 8 == 0 && g_ws_tma_store;
+  return ok ? r : 0;
+}
+
+// Whether the group-pair tiles run as themselves (wgs_gemm.cuh GP) on this batch: the above with
+// r <= 64, the TMA stores of 128-row tiles on too, every term whole 64-row steps (the list pairs).
+// Elsewhere a wsg tile runs as ws128x64, the 128-row tile of one group.
+bool group_pairs_launchable(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
+  const uint32_t r = pair_tiles_output_width(b, lda, ldc);
+  if (r == 0 || r > 64 || !g_ws_tma_store_tall) return false;
   return b.impl().list(b, ListKind::forward_group_pairs, 128, 128).group_pairs;
+}
+
+// Whether the row-pair tiles run as themselves (wgs_gemm.cuh RP) on this batch: the above (their
+// stores are 64-row boxes: the tall tiles' switch does not apply), every term whole 64-row steps
+// and every 64-row item a box of its own (the list pairs). Elsewhere a wsm tile runs as ws64x128.
+bool row_pairs_launchable(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
+  if (pair_tiles_output_width(b, lda, ldc) == 0) return false;
+  return b.impl().list(b, ListKind::forward_row_pairs, 128, 128).row_pairs;
 }
 
 // Whether the batch's forward can take its items from the law's closed form (work_list.hpp
@@ -320,6 +351,8 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
       // would leave half of every wide tile unwritten).
       if (t.engine == TileEngine::wgmma_ws_group_pairs && !group_pairs_launchable(b, a.lda, a.ldc))
         t = TileConfig{128, 64, 9, TileEngine::wgmma_ws};
+      if (t.engine == TileEngine::wgmma_ws_row_pairs && !row_pairs_launchable(b, a.lda, a.ldc))
+        t = TileConfig{64, 128, 5, TileEngine::wgmma_ws};
       const auto& wl = impl.list(b, ListKind::forward, t.bm, t.bn);
       // The complete-graph law with rows in closed form: the wg_gemm.cuh tiles compute their items
       // from the index (LawGrid) in the same two orders as the lists they would read.
@@ -353,6 +386,12 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
                                impl.formula, s))
           return;
         throw std::invalid_argument("forward: no compiled group-pair tile " + tile_name(t));
+      }
+      if (t.engine == TileEngine::wgmma_ws_row_pairs) {  // (row_pairs_launchable: checked above)
+        if (launch_fused_ws<T>(b.plan(), impl.list(b, ListKind::forward_row_pairs, t.bm, t.bn), a, t, b.rows(),
+                               impl.formula, s))
+          return;
+        throw std::invalid_argument("forward: no compiled row-pair tile " + tile_name(t));
       }
       if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
           t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair) {
@@ -454,6 +493,7 @@ std::string tile_name(const TileConfig& t) {
   if (t.engine == TileEngine::wgmma_ws_lean) return "wsl" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_pair) return "wsp" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_group_pairs) return "wsg" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+  if (t.engine == TileEngine::wgmma_ws_row_pairs) return "wsm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_ws_types) return "wt" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many) return "wm" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
   if (t.engine == TileEngine::wgmma_many_rows) return "wmr" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
@@ -487,10 +527,10 @@ void set_forward_tiles(TileConfig t) {
   };
   if (t.engine == TileEngine::wgmma_ws || t.engine == TileEngine::wgmma_ws_resident ||
       t.engine == TileEngine::wgmma_ws_lean || t.engine == TileEngine::wgmma_ws_pair ||
-      t.engine == TileEngine::wgmma_ws_group_pairs)
+      t.engine == TileEngine::wgmma_ws_group_pairs || t.engine == TileEngine::wgmma_ws_row_pairs)
     return accept(is_compiled_ws_tile(t), "warp-specialised",
                   "ws: 64x64, 64x128, 64x192, 128x64, 128x128; wr: 64x128, 64x192; wsl: 64x64, 64x128, 64x192; wsp: 64x64, "
-                  "64x128; wsg: 128x128",
+                  "64x128; wsg: 128x128; wsm: 128x128",
                   t.bm / 16 + 1);
   if (t.engine == TileEngine::wgmma_many || t.engine == TileEngine::wgmma_many_rows ||
       t.engine == TileEngine::wgmma_many_lean)
@@ -521,7 +561,7 @@ std::vector<TileConfig> compiled_forward_tiles() {
   constexpr auto wg = TileEngine::wgmma, ws = TileEngine::wgmma_ws, wr = TileEngine::wgmma_ws_resident,
                  wm = TileEngine::wgmma_many, wmr = TileEngine::wgmma_many_rows, wl = TileEngine::wgmma_many_lean,
                  wsl = TileEngine::wgmma_ws_lean, wsp = TileEngine::wgmma_ws_pair,
-                 wsg = TileEngine::wgmma_ws_group_pairs;
+                 wsg = TileEngine::wgmma_ws_group_pairs, wsm = TileEngine::wgmma_ws_row_pairs;
   std::vector<TileConfig> v = {{64, 128, 4}, {128, 128, 4}, {64, 64, 4}, {128, 64, 4}, {128, 128, 8},
                                {64, 128, 8}, {64, 192, 8}, {64, 256, 8}, {64, 128, 4, wg}, {128, 128, 8, wg},
                                {64, 64, 5, ws}, {64, 128, 5, ws}, {64, 192, 5, ws}, {128, 64, 9, ws}, {128, 128, 9, ws},
@@ -529,6 +569,7 @@ std::vector<TileConfig> compiled_forward_tiles() {
                                {128, 128, 8, wm}, {64, 64, 4, wmr}, {64, 128, 4, wmr}, {128, 128, 8, wmr},
                                {64, 64, 4, wl}, {64, 128, 4, wl}, {64, 192, 4, wl}, {64, 64, 5, wsl},
                                {64, 128, 5, wsl}, {64, 192, 5, wsl}, {64, 64, 5, wsp}, {64, 128, 5, wsp}, {128, 128, 9, wsg},
+                               {128, 128, 9, wsm},
                                {64, 128, 4, TileEngine::narrow_law},
                                {64, 64, 8, TileEngine::narrow_law}};
   for (const TileConfig& t : compiled_type_group_tiles()) v.push_back(t);
@@ -564,6 +605,14 @@ bool group_pair_tiles_apply(const DeviceBatch& b, TileConfig t) {
   uint32_t rmax = 0;
   for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
   return rmax > 32 && group_pairs_launchable(b, b.plan().K(), b.plan().N());  // (r <= 32: launch_fused's mma.sync tile)
+}
+
+bool row_pair_tiles_apply(const DeviceBatch& b, TileConfig t) {
+  if (t.engine != TileEngine::wgmma_ws_row_pairs || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned())
+    return false;
+  uint32_t rmax = 0;
+  for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
+  return rmax > 32 && row_pairs_launchable(b, b.plan().K(), b.plan().N());  // (r <= 32: launch_fused's mma.sync tile)
 }
 
 void set_row_formula(bool on) { g_row_formula = on; }

@@ -318,8 +318,17 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // accumulator (mask 1 or 2). The accumulator is zeroed at an item's first step (no step need
 // reach both boxes); the tile goes out by TMA, box b to its group (r_group, the C map of groups),
 // so the host launches GP only with the TMA stores (kTmaStore with r_group) and x by TMA.
+// RP (thirty-second session; the "wsm" tiles, BM = BN = 128): items of a row-pair list (work_list.hpp
+// pair_row_items): two row ranges of at most 64 rows with the same columns, each in a 64-row half
+// of its own, computed by one consumer warpgroup each. A step's x rows are those of its term's
+// pair_mask (half 0 at rows 0-63 of the stage's A block, half 1 at 64-127; tmapA has 64-row boxes),
+// its W boxes those of the item's columns; a shared step (mask 3: for the complete-graph law the
+// diagonal term x_j W_jj of two types) feeds both warpgroups from one W box, an own step one
+// warpgroup (the other passes the stage on). The accumulators are zeroed at an item's first step;
+// each half goes out by its own TMA stores (tmapC with 64-row boxes), so the host launches RP only
+// with the TMA stores of groups (r_group) and x by TMA.
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
-          bool GP = false>
+          bool GP = false, bool RP = false>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
@@ -331,6 +340,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   static_assert(CL == 1 || (CL == 2 && NB == 1 && RES == 0), "pairs: the plain forward, W streamed");
   static_assert(!PACK || (RES == 0 && CL == 1), "packed terms: W streamed, no clusters");
   static_assert(!GP || (RES == 0 && CL == 1 && NB == 1 && !PACK && BN == 128), "group pairs: two 64-column boxes");
+  static_assert(!RP || (BM == 128 && RES == 0 && CL == 1 && NB == 1 && !PACK && !GP), "row pairs: two 64-row halves");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
   const bool trim_tail = grouped && (copy & kTrimTail);
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
@@ -469,13 +479,17 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         finish_stage();
       }
     };
-    // GP: an item of the group-pair list (see GP above), every step a whole 64-row box of x and
-    // the W boxes of its term's mask. The second group's first column + 1 (the item's slot) rides
-    // in the header's res field to the consumers' epilogue.
+    // GP, RP: an item of the group-pair or row-pair list (see GP, RP above), every step whole.
+    // GP: lane 0 copies the x rows, lane b < 2 W's box b (group b's columns) where the term's mask
+    // reaches box b. RP: lane h < 2 copies half h's x rows where the mask reaches half h, lanes <
+    // nbw the W boxes, once for both halves. The item's slot (GP: 1 + the second group's first
+    // column; RP: 1 + the second half's first row) rides in the header's res field to the epilogue.
     auto pair_item = [&](uint32_t item, const WorkItem& w, auto& term, uint32_t last_ti, uint32_t last_kk) {
-      const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
-      const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
-      const int32_t jb = int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u);  // lane b: box b
+      const uint32_t m_x = RP && lane == 1 && w.slot ? w.slot - 1 : w.m_begin;  // this lane's x rows
+      const uint32_t tq = g.row_formula.by_c.div(m_x);
+      const int32_t ri = int32_t(m_x - tq * g.row_formula.c), ty = int32_t(tq);
+      const int32_t jb = GP ? int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u) : 0;
+      const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
       bool first = true;
 #pragma unroll 1
       for (uint32_t ti = 0; ti < w.term_count; ++ti) {
@@ -488,12 +502,21 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           const uint32_t s = next_stage(item, w, flags, t.coef, w.slot);
           first = false;
           unsigned char* sA = smem + s * kStage;
-          if (lane == 0) {
-            mbar_arrive_expect_tx(&full[s], no_load ? 0 : kABytes + uint32_t(__popc(mask)) * 64 * kWgBK * 2);
-            if (!no_load) tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+          const bool reached = lane < 2 && (mask >> lane & 1u);  // box / half `lane`
+          if constexpr (GP) {
+            if (lane == 0) {
+              mbar_arrive_expect_tx(&full[s], no_load ? 0 : kABytes + uint32_t(__popc(mask)) * 64 * kWgBK * 2);
+              if (!no_load) tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+            }
+            if (!no_load && reached) tma_load_3d(sA + kABytes + lane * kWgChunk, &tmapU64, 0, jb, int32_t(t.a + kk), &full[s]);
+          } else {
+            if (lane == 0)
+              mbar_arrive_expect_tx(&full[s], no_load ? 0 : uint32_t(__popc(mask)) * (kABytes / 2) + nbw * kWgChunk);
+            if (!no_load && reached) tma_load_3d(sA + lane * (kABytes / 2), &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+            if (!no_load && lane < nbw)
+              tma_load_2d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(t.a + kk),
+                          &full[s]);
           }
-          if (!no_load && lane < 2 && (mask >> lane & 1u))
-            tma_load_3d(sA + kABytes + lane * kWgChunk, &tmapU64, 0, jb, int32_t(t.a + kk), &full[s]);
           finish_stage();
         }
       }
@@ -560,7 +583,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         }
       }
       if (steps == 0) {  // no terms: the consumers still store a zero tile
-        next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, GP ? w.slot : 0u);  // (GP: both groups' zeros)
+        next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, GP || RP ? w.slot : 0u);  // (GP, RP: both boxes' zeros)
         if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
         finish_stage();
       }
@@ -571,7 +594,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           continue;
         }
       }
-      if constexpr (GP) {
+      if constexpr (GP || RP) {
         pair_item(item, w, term, last_ti, last_kk);
         w = wn, wn = wnn, tw = tn;
         continue;
@@ -692,7 +715,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   bool have_prev = false, first = true, res_ready = false;
   float coef = 1.0f;
   uint32_t m_count = 0, n_begin = 0, n_count = 0;
-  uint32_t n_second = 0;  // GP: 1 + the second group's first column (0: none)
+  uint32_t n_second = 0;  // GP: 1 + the second group's first column; RP: 1 + the second half's first row (0: none)
   uint64_t row0 = 0, row1 = 0;
   // Frees a stage for the producer (CL = 2: for both CTAs' producers; when lane 0 arrives for its
   // warp, every lane has read the stage's header and the warpgroup's wgmma on it is complete).
@@ -755,7 +778,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       row1 = m1 < m_count ? list_row(g, h.m_begin + m1) : 0;
       first = true;
       coef = h.coef;
-      if constexpr (GP) {  // a step may reach one box only: every sum starts from zero
+      if constexpr (GP || RP) {  // a step may reach one box only: every sum starts from zero
         n_second = h.res;
         // (nothing is in flight here, the last item's epilogue waited; without the wait ptxas cannot
         // tell and serialises every wgmma, C7515, as for rescale_accumulators)
@@ -777,10 +800,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         rescale_accumulators(acc, coef, h.coef);
       }
     }
-    if ((h.flags & kEmpty) && !GP) {
+    if ((h.flags & kEmpty) && !GP && !RP) {
       settle_store();
       release(stage);
-    } else {  // (GP: an empty item's stage is kept, as a step's, for its zero tile's TMA store)
+    } else {  // (GP, RP: an empty item's stage is kept, as a step's, for its zero tile's TMA store)
       if (h.flags & kFence) fence_proxy_async();
       const uint32_t sa = smem_base + stage * kStage;
       uint32_t sb = sa + kABytes;
@@ -788,7 +811,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      if constexpr (GP) {
+      if constexpr (RP) {  // this warpgroup's half only where the step reaches it (warp-uniform by the shuffle)
+        const uint32_t mine = __shfl_sync(0xffffffffu, (h.flags >> (kGroupMaskShift + wg)) & 1u, 0);
+        if (!no_mma && mine) forward_step<T, BN>(acc, sa + wg * 64 * 128, sb, false);
+      } else if constexpr (GP) {
         const uint32_t gm = (__shfl_sync(0xffffffffu, h.flags, 0) >> kGroupMaskShift) & 3u;  // (warp-uniform)
         const uint32_t a_wg = sa + wg * 64 * 128;
         // Each box's 64 columns as an accumulator of its own, also where a step reaches both (two
@@ -840,11 +866,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       // already released) where the copy engine can write it whole.
       bool by_tma = false;
       uint32_t tq = 0, ri = 0;
-      if (tma_store && (GP || !(h.flags & kEmpty)) && (r_group != 0 || n_count % 64 == 0)) {
+      if (tma_store && (GP || RP || !(h.flags & kEmpty)) && (r_group != 0 || n_count % 64 == 0)) {
         tq = g.row_formula.by_c.div(m_begin), ri = m_begin - tq * g.row_formula.c;
-        by_tma = m_count == BM || ri + m_count >= g.row_formula.c;
+        // (RP: each half is a 64-row box or its type's tail, pair_row_items, stored by a box of its own)
+        by_tma = RP || m_count == BM || ri + m_count >= g.row_formula.c;
       }
-      if constexpr (GP) {  // the host launches GP only with these stores (no other epilogue writes two groups)
+      if constexpr (GP || RP) {  // the host launches GP, RP only with these stores (no other epilogue writes both)
         if (!by_tma || r_group == 0) __trap();
       }
       if (have_prev && !by_tma) release(prev), have_prev = false;
@@ -869,9 +896,16 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
               tma_store_4d(&tmapC, out + kOutChunk, 0, int32_t((n_second - 1) / r_group), int32_t(ri), int32_t(tq));
           } else if (r_group) {  // (column within group, group, index, type): a box past the group is clipped
             const uint32_t j = n_begin / r_group, c0 = n_begin - j * r_group;
+            // RP: half 1 (rows 64-127 of the staged tile) to its own rows, 64-row boxes (tmapC)
+            const uint32_t tq1 = RP && n_second ? g.row_formula.by_c.div(n_second - 1) : 0u;
+            const uint32_t ri1 = RP && n_second ? n_second - 1 - tq1 * g.row_formula.c : 0u;
 #pragma unroll 1
-            for (uint32_t b = 0; b * 64 < n_count; ++b)
+            for (uint32_t b = 0; b * 64 < n_count; ++b) {
               tma_store_4d(&tmapC, out + b * kOutChunk, int32_t(c0 + b * 64), int32_t(j), int32_t(ri), int32_t(tq));
+              if (RP && n_second)
+                tma_store_4d(&tmapC, out + b * kOutChunk + 64 * 128, int32_t(c0 + b * 64), int32_t(j), int32_t(ri1),
+                             int32_t(tq1));
+            }
           } else {
 #pragma unroll 1
             for (uint32_t b = 0; b < n_count / 64; ++b)

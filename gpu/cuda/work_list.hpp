@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace qalg::gpu::detail {
@@ -310,6 +311,59 @@ inline bool items_pair(const std::vector<WorkItem>& items, const std::vector<Ter
   return true;
 }
 
+constexpr uint32_t kPairMaskShift = 1;
+QALG_HOST_DEVICE inline uint32_t pair_mask(const Term& t) { return t.diagonal >> kPairMaskShift & 3u; }
+// The terms of a pair of items a, b (b may be absent): a term both have (same input block a, length
+// and coefficient, each matched once) with mask 3, then a's own with mask 1, then b's own with
+// mask 2 (kPairMaskShift bits of Term::diagonal); zero-length terms dropped.
+inline void pair_terms(const WorkItem& a, const WorkItem* b, const std::vector<Term>& terms, std::vector<Term>& out) {
+  std::vector<bool> taken(b ? b->term_count : 0, false);
+  std::vector<Term> own_a;
+  for (uint32_t t = a.term_begin; t < a.term_begin + a.term_count; ++t) {
+    const Term& u = terms[t];
+    if (u.len == 0) continue;
+    bool shared = false;
+    for (uint32_t v = 0; b && v < b->term_count && !shared; ++v) {
+      const Term& x = terms[b->term_begin + v];
+      if (!taken[v] && x.a == u.a && x.len == u.len && x.coef == u.coef) taken[v] = shared = true;
+    }
+    if (shared) out.push_back(Term{u.a, u.len, u.coef, 3u << kPairMaskShift});
+    else own_a.push_back(Term{u.a, u.len, u.coef, 1u << kPairMaskShift});
+  }
+  out.insert(out.end(), own_a.begin(), own_a.end());
+  for (uint32_t v = 0; b && v < b->term_count; ++v) {
+    const Term& x = terms[b->term_begin + v];
+    if (!taken[v] && x.len != 0) out.push_back(Term{x.a, x.len, x.coef, 2u << kPairMaskShift});
+  }
+}
+// The items in classes of equal key(item), classes in the order they first appear, each class
+// sorted by order(item) and cut into consecutive pairs (a class of odd size ends with a single):
+// the pairs as (first, second) indices into items, second = items.size() for a single.
+template <class Key, class Order>
+inline std::vector<std::pair<size_t, size_t>> consecutive_pairs(const std::vector<WorkItem>& items, Key key, Order order) {
+  std::vector<decltype(key(items[0]))> keys;
+  std::vector<std::vector<size_t>> members;
+  for (size_t k = 0; k < items.size(); ++k) {
+    size_t g = 0;
+    while (g < keys.size() && keys[g] != key(items[k])) ++g;
+    if (g == keys.size()) keys.push_back(key(items[k])), members.emplace_back();
+    members[g].push_back(k);
+  }
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (auto& m : members) {
+    std::stable_sort(m.begin(), m.end(), [&](size_t x, size_t y) { return order(items[x]) < order(items[y]); });
+    for (size_t k = 0; k < m.size(); k += 2) pairs.push_back({m[k], k + 1 < m.size() ? m[k + 1] : items.size()});
+  }
+  return pairs;
+}
+// True where every term of the items is a whole number of 64-row steps.
+inline bool whole_steps(const std::vector<WorkItem>& items, const std::vector<Term>& terms) {
+  for (const WorkItem& w : items)
+    for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+      if (terms[t].len % 64 != 0) return false;
+  return true;
+}
+
 // Group-pair items (wgs_gemm.cuh GP, the "wsg" tiles): two items of one row range whose output
 // groups are both at most 64 wide become one 128-column item, each group in a 64-column box of its
 // own, and a term the two items share (same input block, length and coefficient: x_i W_ij of type
@@ -329,53 +383,66 @@ inline bool items_pair(const std::vector<WorkItem>& items, const std::vector<Ter
 // then the second's. Returns false (and leaves out / out_terms empty) where the list does not pair
 // this way: r = 0 or r > 64, an item other than one whole output group (n_count = r, n_begin a
 // multiple of r), or a term that is not a whole number of 64-row steps.
-constexpr uint32_t kPairMaskShift = 1;
-QALG_HOST_DEVICE inline uint32_t pair_mask(const Term& t) { return t.diagonal >> kPairMaskShift & 3u; }
 inline bool pair_group_items(const std::vector<WorkItem>& items, const std::vector<Term>& terms, uint32_t r,
                              std::vector<WorkItem>& out, std::vector<Term>& out_terms) {
   out.clear(), out_terms.clear();
-  if (r == 0 || r > 64 || items.empty()) return false;
-  for (const WorkItem& w : items) {
+  if (r == 0 || r > 64 || items.empty() || !whole_steps(items, terms)) return false;
+  for (const WorkItem& w : items)
     if (w.n_count != r || w.n_begin % r != 0) return false;
-    for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
-      if (terms[t].len % 64 != 0) return false;
+  const auto pairs = consecutive_pairs(
+      items, [](const WorkItem& w) { return std::pair<uint32_t, uint32_t>{w.m_begin, w.m_count}; },
+      [](const WorkItem& w) { return w.n_begin; });
+  for (const auto& [ia, ib] : pairs) {
+    const WorkItem& a = items[ia];
+    const WorkItem* b = ib < items.size() ? &items[ib] : nullptr;
+    const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
+    pair_terms(a, b, terms, out_terms);
+    out.push_back(WorkItem{a.m_begin, a.m_count, a.n_begin, r, t0, static_cast<uint32_t>(out_terms.size()) - t0, 0.f,
+                           b ? 1 + b->n_begin : 0u});
   }
-  std::vector<std::pair<uint32_t, uint32_t>> ranges;  // (m_begin, m_count) in order of first use
-  std::vector<std::vector<size_t>> members;
-  for (size_t k = 0; k < items.size(); ++k) {
-    const std::pair<uint32_t, uint32_t> key{items[k].m_begin, items[k].m_count};
-    size_t g = 0;
-    while (g < ranges.size() && ranges[g] != key) ++g;
-    if (g == ranges.size()) ranges.push_back(key), members.emplace_back();
-    members[g].push_back(k);
+  return true;
+}
+
+// Row-pair items (wgs_gemm.cuh RP, the "wsm" tiles, BM = 128): two items of at most 64 rows with
+// the same columns become one 128-row item, each in a 64-row half of its own (one consumer
+// warpgroup each), and a term the two share (same input block, length and coefficient: for the
+// complete-graph law with 64 rows per type, the diagonal term x_j W_jj of two types' items of group
+// j) is one step over both halves, its W box read once for both; each half's own terms (its row
+// term x_i W_ij) are steps of that half only. Why: at q = 32 and M = 2048 (64 rows per type, where
+// no 128-row item has one type) every 64-row item reads W_jj for its diagonal term, so W_jj leaves
+// L2 once per type: for Qwen3-8B ~100 of the ~300 MB a call moves from L2 (thirty-second session's
+// count; wsl64x128, 12 288 steps of 24 KB). Paired, 160 KB per two items instead of 192 (−17 %) in
+// 6 steps instead of 8.
+// The pair list reuses two fields, read only by the RP kernel:
+//   Term::diagonal bits 1-2 (kPairMaskShift): which halves the term feeds (1: the first, 2: the
+//   second, 3: both);
+//   WorkItem::slot: 1 + the second half's first row (m_begin), 0 where the item has one half (a
+//   column range with an odd number of row items ends with one).
+// Pairs are of consecutive row ranges (by m_begin) among the items of one column range (the column
+// ranges in the order they first appear). Every item must be one box of 64 rows the copy engine
+// may store whole: m_count = 64, or the tail of its type (rows in closed form with c rows per type,
+// m_begin + m_count a multiple of c, and the item within one type). Returns false (out and
+// out_terms empty) where the list does not pair this way: c = 0, an item of more than 64 rows or
+// not such a box, or a term that is not a whole number of 64-row steps.
+inline bool pair_row_items(const std::vector<WorkItem>& items, const std::vector<Term>& terms, uint32_t c,
+                           std::vector<WorkItem>& out, std::vector<Term>& out_terms) {
+  out.clear(), out_terms.clear();
+  if (c == 0 || items.empty() || !whole_steps(items, terms)) return false;
+  for (const WorkItem& w : items) {
+    const uint32_t end = w.m_begin + w.m_count;
+    if (w.m_count == 0 || w.m_count > 64 || w.m_begin / c != (end - 1) / c || (w.m_count != 64 && end % c != 0))
+      return false;
   }
-  for (auto& m : members) {
-    std::stable_sort(m.begin(), m.end(), [&](size_t x, size_t y) { return items[x].n_begin < items[y].n_begin; });
-    for (size_t k = 0; k < m.size(); k += 2) {
-      const WorkItem& a = items[m[k]];
-      const WorkItem* b = k + 1 < m.size() ? &items[m[k + 1]] : nullptr;
-      const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
-      std::vector<bool> taken(b ? b->term_count : 0, false);
-      std::vector<Term> own_a;
-      for (uint32_t t = a.term_begin; t < a.term_begin + a.term_count; ++t) {
-        const Term& u = terms[t];
-        if (u.len == 0) continue;
-        bool shared = false;
-        for (uint32_t v = 0; b && v < b->term_count && !shared; ++v) {
-          const Term& x = terms[b->term_begin + v];
-          if (!taken[v] && x.a == u.a && x.len == u.len && x.coef == u.coef) taken[v] = shared = true;
-        }
-        if (shared) out_terms.push_back(Term{u.a, u.len, u.coef, 3u << kPairMaskShift});
-        else own_a.push_back(Term{u.a, u.len, u.coef, 1u << kPairMaskShift});
-      }
-      out_terms.insert(out_terms.end(), own_a.begin(), own_a.end());
-      for (uint32_t v = 0; b && v < b->term_count; ++v) {
-        const Term& x = terms[b->term_begin + v];
-        if (!taken[v] && x.len != 0) out_terms.push_back(Term{x.a, x.len, x.coef, 2u << kPairMaskShift});
-      }
-      out.push_back(WorkItem{a.m_begin, a.m_count, a.n_begin, r, t0, static_cast<uint32_t>(out_terms.size()) - t0, 0.f,
-                             b ? 1 + b->n_begin : 0u});
-    }
+  const auto pairs = consecutive_pairs(
+      items, [](const WorkItem& w) { return std::pair<uint32_t, uint32_t>{w.n_begin, w.n_count}; },
+      [](const WorkItem& w) { return w.m_begin; });
+  for (const auto& [ia, ib] : pairs) {
+    const WorkItem& a = items[ia];
+    const WorkItem* b = ib < items.size() ? &items[ib] : nullptr;
+    const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
+    pair_terms(a, b, terms, out_terms);
+    out.push_back(WorkItem{a.m_begin, a.m_count, a.n_begin, a.n_count, t0,
+                           static_cast<uint32_t>(out_terms.size()) - t0, 0.f, b ? 1 + b->m_begin : 0u});
   }
   return true;
 }

@@ -479,14 +479,14 @@ namespace {
 // when the batch's rows have a closed form (cyclic types with q | M in random mode, interval types
 // in the square product; integer mode's random types keep the cp.async gather): input widths 40 and
 // 200 end in partial steps, which stay on cp.async.
-// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl, wsp, wsg) set as the
+// f(tile, integer) for every compiled warp-specialised tile (ws, wr, wsl, wsp, wsg, wsm) set as the
 // forward tile, integer and random inputs; the process default afterwards.
 template <class F>
 void each_warp_specialised_tile(F&& f) {
   for (const TileConfig& t : compiled_forward_tiles()) {
     if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_resident &&
         t.engine != TileEngine::wgmma_ws_lean && t.engine != TileEngine::wgmma_ws_pair &&
-        t.engine != TileEngine::wgmma_ws_group_pairs)
+        t.engine != TileEngine::wgmma_ws_group_pairs && t.engine != TileEngine::wgmma_ws_row_pairs)
       continue;
     set_forward_tiles(t);
     for (bool integer : {true, false}) f(t, integer);
@@ -636,6 +636,87 @@ TEST(SanitizerSmall, GroupPairTiles) {
     DeviceBatch batch(plan, cyclic_types(sh.M, uint32_t(sh.s.size())));
     EXPECT_TRUE(group_pair_tiles_apply(batch, t)) << sh.name;  // (else this sanitises ws128x64)
     run_conformance({"sanitize-wsg/" + sh.name, sh.table, sh.s, sh.r}, seed % 2 ? DType::f16 : DType::bf16, false, sh.M,
+                    seed, kFwdFused);
+    ++seed;
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+}
+
+// The row-pair tiles (wsm128x128: two row ranges of at most 64 rows per item, one consumer
+// warpgroup each, a term both have, x_j W_jj for two types, read once for both) run as themselves
+// exactly where row_pair_tiles_apply says, and match the reference there and where they run
+// ws64x128 instead. At random on cyclic types (rows in closed form): 64 rows per type, as Qwen3-8B
+// at q = 32 (two types per item, r = 192: a whole column tile and one clipped at the group); five
+// types (each column range ends with a one-half item); 100 rows per type (64 + a 36-row tail: both
+// halves of one type, the tail's box clipped at the type's end); 192 (three chunks per type); a
+// rescaled basis (the two types' diagonal terms differ in coefficient, so nothing is shared and
+// every step reaches one half); Q_2^{⊗2} (items with one term and with none: zeros stored by TMA).
+// Not applying: s = 40 (partial steps), r = 24 (the mma.sync tile), unequal output widths. And
+// exactly on integers, the square product with 64-wide blocks (interval types, 64 rows per type) at
+// q = 4 and 5.
+TEST(RowPairTiles, PairWhereTheyApplyAndMatchTheReference) {
+  const TileConfig t{128, 128, 9, TileEngine::wgmma_ws_row_pairs};
+  ASSERT_EQ(tile_name(t), "wsm128x128");
+  const TableData c4 = complete_table(4);
+  const std::vector<TileShape> shapes = {
+      {"8b-q4", c4, same(4, 128), same(4, 192), 256, true},
+      {"types5", complete_table(5), same(5, 64), same(5, 64), 320, true},
+      {"rows100", c4, same(4, 128), same(4, 128), 400, true},
+      {"rows192-r56", c4, same(4, 64), same(4, 56), 768, true},
+      {"rescaled", rescaled_complete4(), same(4, 128), same(4, 128), 256, true},
+      {"Q2^2", q2_power(2), same(4, 64), same(4, 48), 256, true},
+      {"s40", c4, same(4, 40), same(4, 128), 256, false},
+      {"r24", c4, same(4, 128), same(4, 24), 256, false},
+      {"unequal-r", c4, same(4, 128), {48, 64, 48, 40}, 256, false},
+  };
+  uint64_t seed = 3300;
+  set_forward_tiles(t);
+  for (const TileShape& sh : shapes) {
+    DevicePlan plan(lower_table(sh.table, sh.s, sh.r));
+    DeviceBatch batch(plan, cyclic_types(sh.M, uint32_t(sh.s.size())));
+    EXPECT_EQ(row_pair_tiles_apply(batch, t), sh.applies) << sh.name;
+    for (DType dt : {DType::bf16, DType::f16})
+      run_conformance({"row-pairs/" + sh.name, sh.table, sh.s, sh.r}, dt, false, sh.M, seed++, kFwdFused);
+  }
+  for (uint32_t q : {4u, 5u})
+    run_conformance({"row-pairs/square-q" + std::to_string(q), complete_table(q), same(q, 64), same(q, 64)},
+                    DType::bf16, true, 64, seed++, kSquare);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  EXPECT_NE(error_of([] { set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_row_pairs}); }).find("wsm64x128 is not compiled"),
+            std::string::npos);
+  // Without the TMA stores (the only epilogue that writes two row ranges) the tile is ws64x128.
+  const bool tma = ws_tma_store();
+  set_ws_tma_store(false);
+  {
+    DevicePlan plan(lower_table(c4, same(4, 128), same(4, 192)));
+    DeviceBatch batch(plan, cyclic_types(256, 4));
+    EXPECT_FALSE(row_pair_tiles_apply(batch, t));
+    set_forward_tiles(t);
+    run_conformance({"row-pairs/no-tma-stores", c4, same(4, 128), same(4, 192)}, DType::bf16, false, 256, seed++,
+                    kFwdFused);
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});
+  }
+  set_ws_tma_store(tma);
+}
+
+// The row-pair tiles under the sanitizers: 100 rows per type (a 36-row tail clipped at the type's
+// end), five types (one-half items), Q_2^{⊗2} (items without terms: zero tiles by TMA), the
+// rescaled basis (steps reaching one half, the accumulators rescaled between terms).
+TEST(SanitizerSmall, RowPairTiles) {
+  const TileConfig t{128, 128, 9, TileEngine::wgmma_ws_row_pairs};
+  set_forward_tiles(t);
+  const std::vector<TileShape> shapes = {
+      {"rows100", complete_table(4), same(4, 128), same(4, 48), 400, true},
+      {"types5", complete_table(5), same(5, 64), same(5, 64), 5 * 64, true},
+      {"Q2^2", q2_power(2), same(4, 64), same(4, 48), 4 * 37, true},
+      {"rescaled", rescaled_complete4(), same(4, 64), same(4, 40), 4 * 64, true},
+  };
+  uint64_t seed = 3400;
+  for (const TileShape& sh : shapes) {
+    DevicePlan plan(lower_table(sh.table, sh.s, sh.r));
+    DeviceBatch batch(plan, cyclic_types(sh.M, uint32_t(sh.s.size())));
+    EXPECT_TRUE(row_pair_tiles_apply(batch, t)) << sh.name;  // (else this sanitises ws64x128)
+    run_conformance({"sanitize-wsm/" + sh.name, sh.table, sh.s, sh.r}, seed % 2 ? DType::f16 : DType::bf16, false, sh.M,
                     seed, kFwdFused);
     ++seed;
   }

@@ -436,11 +436,12 @@ TEST(Calibration, ReadLookupAndErrors) {
   EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,128,256,8,wgmma\n")
                 .find(":1: set_forward_tiles: wgmma tile wg128x256 is not compiled"),
             std::string::npos);
-  // the paired tiles (eighteenth session) and the group-pair tile (thirty-first) by their engine
-  // names; wsp64x192 and wsg128x64 are not compiled
+  // the paired tiles (eighteenth session), the group-pair tile (thirty-first) and the row-pair tile
+  // (thirty-second) by their engine names; wsp64x192, wsg128x64 and wsm64x128 are not compiled
   for (const auto& [row, name, bad_row, bad_name] :
        {std::tuple{"64,128,5,wgmma_ws_pair", "wsp64x128", "64,192,5,wgmma_ws_pair", "wsp64x192"},
-        std::tuple{"128,128,9,wgmma_ws_group_pairs", "wsg128x128", "128,64,9,wgmma_ws_group_pairs", "wsg128x64"}}) {
+        std::tuple{"128,128,9,wgmma_ws_group_pairs", "wsg128x128", "128,64,9,wgmma_ws_group_pairs", "wsg128x64"},
+        std::tuple{"128,128,9,wgmma_ws_row_pairs", "wsm128x128", "64,128,5,wgmma_ws_row_pairs", "wsm64x128"}}) {
     const auto rows = read_rows(std::string("1,2,3,4,endpoint-fused,") + row + "\n");
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(tile_name(rows[0].tiles), name);

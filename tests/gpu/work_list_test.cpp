@@ -388,6 +388,32 @@ TEST(ItemsPair, SquareRowsPairAndOddOnesDoNot) {
 // of exactly one pair item of its row range, and the terms that reach that box (pair_mask) are the
 // item's own terms, as a multiset of (a, len, coef). Pairs are of different groups; a row range with
 // an odd number of groups ends with a one-group item (slot 0); shared terms reach both boxes.
+// For the pair lists' tests: an item's nonempty terms as sorted (a, len, coef); the terms of a pair
+// item that reach its box / half b; whether every term of a pair item is nonempty with a mask, and
+// mask 1 where the item has no second box / half.
+using PairKey = std::tuple<uint32_t, uint32_t, float>;
+std::vector<PairKey> nonempty_terms(const WorkItem& w, const std::vector<Term>& terms) {
+  std::vector<PairKey> v;
+  for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
+    if (terms[t].len) v.emplace_back(terms[t].a, terms[t].len, terms[t].coef);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+std::vector<PairKey> reached_terms(const WorkItem& p, const std::vector<Term>& terms, uint32_t b) {
+  std::vector<PairKey> v;
+  for (uint32_t t = p.term_begin; t < p.term_begin + p.term_count; ++t)
+    if (qalg::gpu::detail::pair_mask(terms[t]) >> b & 1) v.emplace_back(terms[t].a, terms[t].len, terms[t].coef);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+bool well_masked(const WorkItem& p, const std::vector<Term>& terms) {
+  for (uint32_t t = p.term_begin; t < p.term_begin + p.term_count; ++t) {
+    const uint32_t m = qalg::gpu::detail::pair_mask(terms[t]);
+    if (terms[t].len == 0 || m == 0 || (p.slot == 0 && m != 1)) return false;
+  }
+  return true;
+}
+
 QALG_PROPERTY(PairGroupItems, EveryItemIsOneBoxWithItsOwnTerms) {
   std::mt19937_64 rng(seed);
   using qalg::gpu::detail::pair_group_items;
@@ -409,14 +435,8 @@ QALG_PROPERTY(PairGroupItems, EveryItemIsOneBoxWithItsOwnTerms) {
   std::vector<WorkItem> out;
   std::vector<Term> out_terms;
   PROP_ASSERT(pair_group_items(items, terms, r, out, out_terms));
-  using Key = std::tuple<uint32_t, uint32_t, float>;
-  auto own = [&](const WorkItem& w) {
-    std::vector<Key> v;
-    for (uint32_t t = w.term_begin; t < w.term_begin + w.term_count; ++t)
-      if (terms[t].len) v.emplace_back(terms[t].a, terms[t].len, terms[t].coef);
-    std::sort(v.begin(), v.end());
-    return v;
-  };
+  using Key = PairKey;
+  auto own = [&](const WorkItem& w) { return nonempty_terms(w, terms); };
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<Key>> boxes;  // (m_begin, m_count, column) → terms
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> singles;
   for (const WorkItem& p : out) {
@@ -425,14 +445,8 @@ QALG_PROPERTY(PairGroupItems, EveryItemIsOneBoxWithItsOwnTerms) {
     PROP_ASSERT(p.slot == 0 || p.slot - 1 != p.n_begin);
     if (p.slot == 0) ++singles[{p.m_begin, p.m_count}];
     for (uint32_t b = 0; b < (p.slot ? 2u : 1u); ++b) {
-      std::vector<Key> v;
-      for (uint32_t t = p.term_begin; t < p.term_begin + p.term_count; ++t) {
-        const Term& u = out_terms[t];
-        PROP_ASSERT(u.len > 0 && pair_mask(u) != 0);
-        PROP_ASSERT(p.slot != 0 || pair_mask(u) == 1);  // a one-group item has no second box to reach
-        if (pair_mask(u) >> b & 1) v.emplace_back(u.a, u.len, u.coef);
-      }
-      std::sort(v.begin(), v.end());
+      const std::vector<Key> v = reached_terms(p, out_terms, b);
+      PROP_ASSERT(well_masked(p, out_terms));  // (a one-group item has no second box to reach)
       const auto key = std::make_tuple(p.m_begin, p.m_count, b ? p.slot - 1 : p.n_begin);
       PROP_ASSERT(boxes.count(key) == 0);  // every (row range, group) once
       boxes[key] = v;
@@ -490,5 +504,106 @@ TEST(PairGroupItems, TheThirtyBExpertSharesItsRowTermAndOtherListsDoNotPair) {
   partial[1].len = 120;
   EXPECT_FALSE(pair_group_items(items, partial, 48, out, t));
   EXPECT_FALSE(pair_group_items(items, terms, 0, out, t));
+}
+
+// pair_row_items (the "wsm" tiles): every original item is one half of exactly one pair item,
+// reached there by exactly its own terms (as a multiset); the halves of a pair have the item's
+// columns and different rows; a column range has one single exactly when its row items are odd.
+QALG_PROPERTY(PairRowItems, EveryItemIsOneHalfWithItsOwnTerms) {
+  std::mt19937_64 rng(seed);
+  using qalg::gpu::detail::pair_mask;
+  using qalg::gpu::detail::pair_row_items;
+  const uint32_t types = 1 + uint32_t(rng() % 7), c = 1 + uint32_t(rng() % 200), tiles = 1 + uint32_t(rng() % 4);
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  std::map<std::pair<uint32_t, uint32_t>, size_t> per_columns;  // (n_begin, n_count) → row items
+  for (uint32_t j = 0; j < tiles; ++j) {
+    const uint32_t n0 = 128 * j, n = 8 * (1 + uint32_t(rng() % 16));
+    for (uint32_t i = 0; i < types; ++i) {
+      const uint32_t t0 = uint32_t(terms.size());
+      const uint32_t k = uint32_t(rng() % 4);  // 0 … 3 terms over the input groups 0 … 3 (128 wide)
+      for (uint32_t t = 0; t < k; ++t)
+        terms.push_back(Term{128 * uint32_t(rng() % 4), 64 * (1 + uint32_t(rng() % 2)), float(1 + rng() % 2), 0});
+      for (uint32_t m0 = 0; m0 < c; m0 += 64)  // the 64-row chunks of type i (its tail shorter)
+        items.push_back(WorkItem{i * c + m0, std::min(64u, c - m0), n0, n, t0, k, 0.f, 0}), ++per_columns[{n0, n}];
+    }
+  }
+  std::shuffle(items.begin(), items.end(), rng);
+  std::vector<WorkItem> out;
+  std::vector<Term> out_terms;
+  PROP_ASSERT(pair_row_items(items, terms, c, out, out_terms));
+  using Key = PairKey;
+  auto own = [&](const WorkItem& w) { return nonempty_terms(w, terms); };
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<Key>> halves;  // (first row, n_begin, n_count)
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> singles;
+  for (const WorkItem& p : out) {
+    PROP_ASSERT(p.slot == 0 || p.slot - 1 != p.m_begin);
+    if (p.slot == 0) ++singles[{p.n_begin, p.n_count}];
+    for (uint32_t h = 0; h < (p.slot ? 2u : 1u); ++h) {
+      const std::vector<Key> v = reached_terms(p, out_terms, h);
+      PROP_ASSERT(well_masked(p, out_terms));  // (a one-half item has no second half to reach)
+      const auto key = std::make_tuple(h ? p.slot - 1 : p.m_begin, p.n_begin, p.n_count);
+      PROP_ASSERT(halves.count(key) == 0);  // every (rows, columns) once
+      halves[key] = v;
+    }
+  }
+  PROP_ASSERT_EQ(halves.size(), items.size());
+  for (const WorkItem& w : items) {
+    const auto it = halves.find(std::make_tuple(w.m_begin, w.n_begin, w.n_count));
+    PROP_ASSERT(it != halves.end());
+    PROP_ASSERT(it->second == own(w));
+  }
+  for (const auto& [columns, n] : singles) PROP_ASSERT(n == 1 && per_columns[columns] % 2 == 1);
+  size_t expected = 0;
+  for (const auto& [columns, n] : per_columns) expected += (n + 1) / 2;
+  PROP_ASSERT_EQ(out.size(), expected);
+}
+
+TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
+  using qalg::gpu::detail::pair_mask;
+  using qalg::gpu::detail::pair_row_items;
+  // Group 1 of the complete law at q = 3, s = 128, 64 rows per type: items (i, 1) with terms
+  // x_i W_i1, x_1 W_11 (type 1's item has the one term x_1 W_11). Pairs (types 0, 1) and type 2
+  // alone: x_1 W_11 shared, then type 0's row term for the first half only.
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+  for (uint32_t i = 0; i < 3; ++i) {
+    const uint32_t t0 = uint32_t(terms.size());
+    if (i != 1) terms.push_back(Term{128 * i, 128, 1.0f, 0});
+    terms.push_back(Term{128, 128, 1.0f, 1});
+    items.push_back(WorkItem{64 * i, 64, 128, 128, t0, i == 1 ? 1u : 2u, 0.f, 0});
+  }
+  std::vector<WorkItem> out;
+  std::vector<Term> t;
+  ASSERT_TRUE(pair_row_items(items, terms, 64, out, t));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].m_begin, 0u);
+  EXPECT_EQ(out[0].slot, 1u + 64);
+  EXPECT_EQ(out[0].n_begin, 128u);
+  EXPECT_EQ(out[0].n_count, 128u);
+  ASSERT_EQ(out[0].term_count, 2u);
+  EXPECT_EQ(t[out[0].term_begin].a, 128u);
+  EXPECT_EQ(pair_mask(t[out[0].term_begin]), 3u);
+  EXPECT_EQ(t[out[0].term_begin + 1].a, 0u);
+  EXPECT_EQ(pair_mask(t[out[0].term_begin + 1]), 1u);
+  EXPECT_EQ(out[1].m_begin, 128u);
+  EXPECT_EQ(out[1].slot, 0u);
+  ASSERT_EQ(out[1].term_count, 2u);
+  EXPECT_EQ(pair_mask(t[out[1].term_begin]), 1u);
+  EXPECT_EQ(pair_mask(t[out[1].term_begin + 1]), 1u);
+  // Not pairing: rows not in closed form (c = 0); an item of 128 rows; a short item that does not
+  // end its type (c = 100: rows 64 … 127 cross type 0's end); a partial step.
+  EXPECT_FALSE(pair_row_items(items, terms, 0, out, t));
+  EXPECT_TRUE(out.empty() && t.empty());
+  std::vector<WorkItem> tall = items;
+  tall[0].m_count = 128;
+  EXPECT_FALSE(pair_row_items(tall, terms, 128, out, t));
+  EXPECT_FALSE(pair_row_items(items, terms, 100, out, t));
+  std::vector<WorkItem> short_item = items;
+  short_item[2].m_count = 40;  // rows 128 … 167 of c = 64: not type 2's tail
+  EXPECT_FALSE(pair_row_items(short_item, terms, 64, out, t));
+  std::vector<Term> partial = terms;
+  partial[1].len = 120;
+  EXPECT_FALSE(pair_row_items(items, partial, 64, out, t));
 }
 }  // namespace

@@ -74,6 +74,13 @@ def test_columns_order_for_plain_variants_and_unknown_refused(tmp_path):
     row = rows_of(out)[("2048", "768", "16", "2048")]
     assert (row["bm"], row["bn"], row["engine"], row["warps"], row["order"]) == (
         "128", "128", "wgmma_ws_group_pairs", "9", "columns")
+    # the row-pair tile (Qwen3-8B's candidate at 64 rows per type)
+    write_run(a, [["table", "projection", "8B", 2048, 4096, 12288, 32, "fused-wsm128x128", 49.0]])
+    rc, out, err = calibrate(a)
+    assert rc == 0, err
+    row = rows_of(out)[("4096", "12288", "32", "2048")]
+    assert (row["bm"], row["bn"], row["engine"], row["warps"], row["order"]) == (
+        "128", "128", "wgmma_ws_row_pairs", "9", "columns")
     write_run(a, [["table", "projection", "8B", 2048, 4096, 12288, 32, "fused-ws64x128-rows", 51.0]])
     rc, out, err = calibrate(a)
     assert rc != 0 and "unknown variant fused-ws64x128-rows" in err

@@ -193,6 +193,11 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 // a 64-column box, a term both use (the row term x_i W_ij) one step over both, so x_i is read half
 // as often (the Qwen3-30B expert: r = 48); where it does not apply (group_pair_tiles_apply) the tile
 // runs as ws128x64.
+// wgmma_ws_row_pairs = the warp-specialised kernel over pairs of row ranges (tile "wsm128x128", 6
+// stages, one CTA per SM): two items of at most 64 rows with the same 128 columns, each half one
+// consumer warpgroup, a term both use (the complete-graph law's diagonal term x_j W_jj of two types'
+// items) one step over both halves, so its W box is read once for both (Qwen3-8B at M = 2048: 64
+// rows per type); where it does not apply (row_pair_tiles_apply) the tile runs as ws64x128.
 // narrow_law = the complete-graph law with input groups of at most 64 (tile "nl64x128"; see
 // narrow_law_applies below and gpu/cuda/narrow_law.cuh).
 // cublas_batched (dX and dW only, not a forward tile): the complete-graph law's backward as two
@@ -200,7 +205,7 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
 enum class TileEngine : uint32_t {
   mma_sync = 0, wgmma = 1, wgmma_ws = 2, wgmma_ws_resident = 3, wgmma_ws_types = 4, wgmma_many = 5,
   wgmma_many_rows = 6, wgmma_many_lean = 7, wgmma_ws_lean = 8, cublas_batched = 9, narrow_law = 10,
-  wgmma_ws_pair = 11, wgmma_ws_group_pairs = 12
+  wgmma_ws_pair = 11, wgmma_ws_group_pairs = 12, wgmma_ws_row_pairs = 13
 };
 struct TileConfig {
   uint32_t bm = 64, bn = 128, warps = 4;
@@ -235,6 +240,11 @@ bool paired_tiles_apply(const DeviceBatch& batch, TileConfig t);
 // every input width a multiple of 64, the TMA stores of 128-row tiles on (set_ws_tma_store and
 // set_ws_tma_store_tall). False for any other tile; where false, a wsg tile runs as ws128x64.
 bool group_pair_tiles_apply(const DeviceBatch& batch, TileConfig t);
+// Whether the forward of this batch with tile t (a "wsm" tile) runs as row pairs: equal output
+// widths r > 32, multiples of 8, rows in closed form (cyclic or interval types, q | M), every term
+// whole 64-row steps (input widths multiples of 64), the TMA stores on (set_ws_tma_store). False
+// for any other tile; where false, a wsm tile runs as ws64x128.
+bool row_pair_tiles_apply(const DeviceBatch& batch, TileConfig t);
 // The most CTAs (clusters × 2) of the paired tile t resident at once on this device, bf16: the
 // persistent grid a wsp launch uses at most. std::invalid_argument for a tile that is not wsp.
 uint32_t paired_tile_ctas(TileConfig t);
