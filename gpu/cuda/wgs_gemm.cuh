@@ -814,6 +814,9 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       if constexpr (RP) {  // this warpgroup's half only where the step reaches it (warp-uniform by the shuffle)
         const uint32_t mine = __shfl_sync(0xffffffffu, (h.flags >> (kGroupMaskShift + wg)) & 1u, 0);
         if (!no_mma && mine) forward_step<T, BN>(acc, sa + wg * 64 * 128, sb, false);
+        // A step this warpgroup passes on commits no wgmma, so the wait<1> below would leave the
+        // previous step's in flight while release(prev) frees its stage to the producer: wait for it.
+        else wgmma_wait<0>();
       } else if constexpr (GP) {
         const uint32_t gm = (__shfl_sync(0xffffffffu, h.flags, 0) >> kGroupMaskShift) & 3u;  // (warp-uniform)
         const uint32_t a_wg = sa + wg * 64 * 128;

@@ -423,14 +423,16 @@ inline bool pair_group_items(const std::vector<WorkItem>& items, const std::vect
 // may store whole: m_count = 64, or the tail of its type (rows in closed form with c rows per type,
 // m_begin + m_count a multiple of c, and the item within one type). Returns false (out and
 // out_terms empty) where the list does not pair this way: c = 0, an item of more than 64 rows or
-// not such a box, or a term that is not a whole number of 64-row steps.
+// not such a box or wider than the tile's 128 columns, or a term that is not a whole number of
+// 64-row steps.
 inline bool pair_row_items(const std::vector<WorkItem>& items, const std::vector<Term>& terms, uint32_t c,
                            std::vector<WorkItem>& out, std::vector<Term>& out_terms) {
   out.clear(), out_terms.clear();
   if (c == 0 || items.empty() || !whole_steps(items, terms)) return false;
   for (const WorkItem& w : items) {
     const uint32_t end = w.m_begin + w.m_count;
-    if (w.m_count == 0 || w.m_count > 64 || w.m_begin / c != (end - 1) / c || (w.m_count != 64 && end % c != 0))
+    if (w.m_count == 0 || w.m_count > 64 || w.m_begin / c != (end - 1) / c || (w.m_count != 64 && end % c != 0) ||
+        w.n_count > 128)
       return false;
   }
   const auto pairs = consecutive_pairs(

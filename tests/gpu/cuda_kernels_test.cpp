@@ -648,7 +648,8 @@ TEST(SanitizerSmall, GroupPairTiles) {
 // ws64x128 instead. At random on cyclic types (rows in closed form): 64 rows per type, as Qwen3-8B
 // at q = 32 (two types per item, r = 192: a whole column tile and one clipped at the group); five
 // types (each column range ends with a one-half item); 100 rows per type (64 + a 36-row tail: both
-// halves of one type, the tail's box clipped at the type's end); 192 (three chunks per type); a
+// halves of one type, the tail's box clipped at the type's end); 150 (a 22-row tail as the first
+// half, the next type's first 64 rows as the second); 192 (three chunks per type); a
 // rescaled basis (the two types' diagonal terms differ in coefficient, so nothing is shared and
 // every step reaches one half); Q_2^{⊗2} (items with one term and with none: zeros stored by TMA).
 // Not applying: s = 40 (partial steps), r = 24 (the mma.sync tile), unequal output widths. And
@@ -662,6 +663,7 @@ TEST(RowPairTiles, PairWhereTheyApplyAndMatchTheReference) {
       {"8b-q4", c4, same(4, 128), same(4, 192), 256, true},
       {"types5", complete_table(5), same(5, 64), same(5, 64), 320, true},
       {"rows100", c4, same(4, 128), same(4, 128), 400, true},
+      {"rows150", c4, same(4, 64), same(4, 64), 600, true},
       {"rows192-r56", c4, same(4, 64), same(4, 56), 768, true},
       {"rescaled", rescaled_complete4(), same(4, 128), same(4, 128), 256, true},
       {"Q2^2", q2_power(2), same(4, 64), same(4, 48), 256, true},

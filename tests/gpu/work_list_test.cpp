@@ -382,12 +382,6 @@ TEST(ItemsPair, SquareRowsPairAndOddOnesDoNot) {
   EXPECT_FALSE(qalg::gpu::detail::items_pair({}, {Term{}}));
 }
 
-// pair_group_items (the group-pair tiles' list, wsg): on random lists in build_forward's form (row
-// ranges of up to 128 rows, one item per (output group, row range), r-wide groups, terms of whole
-// 64-row steps with random coefficients, some items without terms), every original item is one box
-// of exactly one pair item of its row range, and the terms that reach that box (pair_mask) are the
-// item's own terms, as a multiset of (a, len, coef). Pairs are of different groups; a row range with
-// an odd number of groups ends with a one-group item (slot 0); shared terms reach both boxes.
 // For the pair lists' tests: an item's nonempty terms as sorted (a, len, coef); the terms of a pair
 // item that reach its box / half b; whether every term of a pair item is nonempty with a mask, and
 // mask 1 where the item has no second box / half.
@@ -414,6 +408,12 @@ bool well_masked(const WorkItem& p, const std::vector<Term>& terms) {
   return true;
 }
 
+// pair_group_items (the group-pair tiles' list, wsg): on random lists in build_forward's form (row
+// ranges of up to 128 rows, one item per (output group, row range), r-wide groups, terms of whole
+// 64-row steps with random coefficients, some items without terms), every original item is one box
+// of exactly one pair item of its row range, and the terms that reach that box (pair_mask) are the
+// item's own terms, as a multiset of (a, len, coef). Pairs are of different groups; a row range with
+// an odd number of groups ends with a one-group item (slot 0); shared terms reach both boxes.
 QALG_PROPERTY(PairGroupItems, EveryItemIsOneBoxWithItsOwnTerms) {
   std::mt19937_64 rng(seed);
   using qalg::gpu::detail::pair_group_items;
@@ -592,7 +592,7 @@ TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
   EXPECT_EQ(pair_mask(t[out[1].term_begin]), 1u);
   EXPECT_EQ(pair_mask(t[out[1].term_begin + 1]), 1u);
   // Not pairing: rows not in closed form (c = 0); an item of 128 rows; a short item that does not
-  // end its type (c = 100: rows 64 … 127 cross type 0's end); a partial step.
+  // end its type (c = 100: rows 64 … 127 cross type 0's end); an item of 192 columns; a partial step.
   EXPECT_FALSE(pair_row_items(items, terms, 0, out, t));
   EXPECT_TRUE(out.empty() && t.empty());
   std::vector<WorkItem> tall = items;
@@ -602,6 +602,9 @@ TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
   std::vector<WorkItem> short_item = items;
   short_item[2].m_count = 40;  // rows 128 … 167 of c = 64: not type 2's tail
   EXPECT_FALSE(pair_row_items(short_item, terms, 64, out, t));
+  std::vector<WorkItem> wide = items;
+  wide[0].n_count = 192;  // wider than the tile
+  EXPECT_FALSE(pair_row_items(wide, terms, 64, out, t));
   std::vector<Term> partial = terms;
   partial[1].len = 120;
   EXPECT_FALSE(pair_row_items(items, partial, 64, out, t));
