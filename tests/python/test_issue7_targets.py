@@ -89,11 +89,16 @@ def test_reachable_fraction_and_what_misses_need(tmp_path):
             # floor 3 µs + replay 3 µs: at most 0.50; warm 10 µs against dense 14 / 1.57 = 8.917 µs needed;
             # flushed 14.3 / 1.30 = 11.0 needed, qalg 11.0: met
             ["table", "projection", "Qwen3-30B-A3B-expert", 2048, 16, 10.0, 1.40, 1.30, 0.3, 3.0, 14.0, 14.3, 11.0],
+            # floor 16.9 µs + replay 3 µs: at most 16.9 / 19.9 = 0.85; 0.77 needs the kernel after the
+            # replay within (1.3 · 16.9 − 3) / 16.9 = 1.12 of the floor
+            ["table", "projection", "DeepSeek-V3-expert", 2048, 16, 25.0, 3.0, 2.6, 0.676, 16.9, 75.0, 78.0, 29.0],
             ["table", "ffn", "Qwen3-8B", 1, 32, 12.0, 6.0, 4.5, "", 0.1, 12.0 * 6.0, 27.0, 6.0]]
     f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
     rc, out, err = run(f)
     assert rc == 0, err
-    assert "0.30 (at most 0.50: floor 3.0 µs + replay 3.0) | **no** |" in row_of(out, "| 2 |", "Qwen3-30B")
+    assert "0.30 (at most 0.50: floor 3.0 µs + replay 3.0; 0.77 unreachable) | **no** |" in row_of(out, "| 2 |", "Qwen3-30B")
+    assert ("0.68 (at most 0.85: floor 16.9 µs + replay 3.0; 0.77 needs the kernel after the replay ≤ 1.12 × the floor)"
+            " | **no** |") in row_of(out, "| 2 |", "DeepSeek-V3")
     need = row_of(out, "| Qwen3-30B-A3B-expert M = 2048, warm |")
     assert need == f"| Qwen3-30B-A3B-expert M = 2048, warm | 10.0 | {14 / 1.57:.1f} | {100 * (10 / (14 / 1.57) - 1):.1f} % |"
     assert "M = 2048, flushed" not in out
