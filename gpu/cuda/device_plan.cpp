@@ -268,7 +268,12 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
       std::vector<WorkItem> paired;
       std::vector<Term> paired_terms;
       auto& wl = lists[key];
-      wl.row_pairs = detail::pair_row_items(items, terms, formula.c, paired, paired_terms);
+      const auto& widths = b.plan().plan().input_widths;
+      const uint32_t s = !widths.empty() && std::all_of(widths.begin(), widths.end(), [&](uint32_t w) { return w == widths[0]; })
+                             ? widths[0]
+                             : 0u;
+      wl.row_pairs = detail::pair_row_items(items, terms, formula.c, detail::grouped_input_widths(s, b.plan().K()),
+                                            paired, paired_terms);
       wl.upload(paired, paired_terms);
       return wl;
     }

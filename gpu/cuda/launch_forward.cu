@@ -115,7 +115,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
   static const uint32_t resident = resident_ctas(kernel, threads, smem);
   const DType dt = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
-  const bool grouped = (EPI == kStore || EPI == kSiluMul) && s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0;
+  const bool grouped = (EPI == kStore || EPI == kSiluMul) && grouped_input_widths(s, K);
   const uint32_t q = grouped ? uint32_t(K / s) : 0;
   const CUtensorMap m64 = grouped ? tensor_map_grouped_rows(a.B0, dt, s, q, N) : tensor_map_2d(a.B0, dt, K, N, 64, 64);
   // CL = 2: every step is a whole box, and each CTA of a pair copies 32 of its 64 rows; grouped:
@@ -126,7 +126,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
   const CUtensorMap mA = !rows_tma ? m8
-                         : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM)
+                         : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, box_rows)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, box_rows);
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
@@ -151,10 +151,10 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                                      : tensor_map_typed_rows(a.C, dt, N, a.ldc, f, M, box_rows);
   copy |= tma_store ? kTmaStore : 0u;
   // kTrimTail with x by TMA: x's trimmed steps as 16-column boxes (32B swizzle)
-  const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, BM, 16) : mA;
+  const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, box_rows, 16) : mA;
   const uint32_t r_group = by_groups ? r : 0u;
-  if ((GP || RP) && (grouped || !by_groups))
-    throw std::logic_error("launch_ws: the group- and row-pair tiles need whole steps and the TMA stores of groups");
+  if ((GP && grouped) || ((GP || RP) && !by_groups))
+    throw std::logic_error("launch_ws: the group-pair tiles need whole steps, and both pair tiles the TMA stores of groups");
   if constexpr (CL > 1) {
     if (!wl.pairs || grouped) throw std::logic_error("launch_ws: a paired launch needs a list that pairs");
     cudaLaunchAttribute attr[1];
@@ -187,7 +187,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
 // grouped, trimmed, x by TMA) under the set_ws_pack_terms mode.
 bool packs_terms(uint32_t s, uint64_t K, RowFormula f, const GemmArgs& a) {
   const WsPackTerms mode = WsPackTerms(g_ws_pack_terms.load());
-  return s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0 && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0 &&
+  return grouped_input_widths(s, K) && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0 &&
          (mode == WsPackTerms::always || (mode == WsPackTerms::whole_steps && s % 64 == 32));
 }
 template <typename T>
@@ -297,8 +297,9 @@ bool group_pairs_launchable(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
 }
 
 // Whether the row-pair tiles run as themselves (wgs_gemm.cuh RP) on this batch: the above (their
-// stores are 64-row boxes: the tall tiles' switch does not apply), every term whole 64-row steps
-// and every 64-row item a box of its own (the list pairs). Elsewhere a wsm tile runs as ws64x128.
+// stores are 64-row boxes: the tall tiles' switch does not apply), every term whole 64-row steps or
+// the input widths grouped (grouped_input_widths), and every 64-row item a box of its own (the list
+// pairs). Elsewhere a wsm tile runs as ws64x128.
 bool row_pairs_launchable(const DeviceBatch& b, uint64_t lda, uint64_t ldc) {
   if (pair_tiles_output_width(b, lda, ldc) == 0) return false;
   return b.impl().list(b, ListKind::forward_row_pairs, 128, 128).row_pairs;

@@ -324,7 +324,9 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // pair_mask (half 0 at rows 0-63 of the stage's A block, half 1 at 64-127; tmapA has 64-row boxes),
 // its W boxes those of the item's columns; a shared step (mask 3: for the complete-graph law the
 // diagonal term x_j W_jj of two types) feeds both warpgroups from one W box, an own step one
-// warpgroup (the other passes the stage on). The accumulators are zeroed at an item's first step;
+// warpgroup (the other passes the stage on). Grouped widths (kGroupedTma) go through the grouped
+// maps, a term's last partial step as 16-row slices under kTrimTail, as in the plain kernel. The
+// accumulators are zeroed at an item's first step;
 // each half goes out by its own TMA stores (tmapC with 64-row boxes), so the host launches RP only
 // with the TMA stores of groups (r_group) and x by TMA.
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
@@ -479,48 +481,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         finish_stage();
       }
     };
-    // GP, RP: an item of the group-pair or row-pair list (see GP, RP above), every step whole.
-    // GP: lane 0 copies the x rows, lane b < 2 W's box b (group b's columns) where the term's mask
-    // reaches box b. RP: lane h < 2 copies half h's x rows where the mask reaches half h, lanes <
-    // nbw the W boxes, once for both halves. The item's slot (GP: 1 + the second group's first
-    // column; RP: 1 + the second half's first row) rides in the header's res field to the epilogue.
-    auto pair_item = [&](uint32_t item, const WorkItem& w, auto& term, uint32_t last_ti, uint32_t last_kk) {
-      const uint32_t m_x = RP && lane == 1 && w.slot ? w.slot - 1 : w.m_begin;  // this lane's x rows
-      const uint32_t tq = g.row_formula.by_c.div(m_x);
-      const int32_t ri = int32_t(m_x - tq * g.row_formula.c), ty = int32_t(tq);
-      const int32_t jb = GP ? int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u) : 0;
-      const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
-      bool first = true;
-#pragma unroll 1
-      for (uint32_t ti = 0; ti < w.term_count; ++ti) {
-        const Term t = term(ti);
-        const uint32_t mask = pair_mask(t);
-#pragma unroll 1
-        for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
-          const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
-                                 (fence_every_step ? kFence : 0) | mask << kGroupMaskShift;
-          const uint32_t s = next_stage(item, w, flags, t.coef, w.slot);
-          first = false;
-          unsigned char* sA = smem + s * kStage;
-          const bool reached = lane < 2 && (mask >> lane & 1u);  // box / half `lane`
-          if constexpr (GP) {
-            if (lane == 0) {
-              mbar_arrive_expect_tx(&full[s], no_load ? 0 : kABytes + uint32_t(__popc(mask)) * 64 * kWgBK * 2);
-              if (!no_load) tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
-            }
-            if (!no_load && reached) tma_load_3d(sA + kABytes + lane * kWgChunk, &tmapU64, 0, jb, int32_t(t.a + kk), &full[s]);
-          } else {
-            if (lane == 0)
-              mbar_arrive_expect_tx(&full[s], no_load ? 0 : uint32_t(__popc(mask)) * (kABytes / 2) + nbw * kWgChunk);
-            if (!no_load && reached) tma_load_3d(sA + lane * (kABytes / 2), &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
-            if (!no_load && lane < nbw)
-              tma_load_2d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(t.a + kk),
-                          &full[s]);
-          }
-          finish_stage();
-        }
-      }
-    };
     grid_dependency_wait();
     WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
@@ -595,7 +555,76 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         }
       }
       if constexpr (GP || RP) {
-        pair_item(item, w, term, last_ti, last_kk);
+        // (Defined here, not with the producer's other lambdas: its captures, unused elsewhere,
+        // changed the register allocation of every other instantiation, e.g. wsl64x128 0 -> 4 bytes
+        // spilled.) GP, RP: an item of the group-pair or row-pair list (see GP, RP above). GP: every step whole;
+        // lane 0 copies the x rows, lane b < 2 W's box b (group b's columns) where the term's mask
+        // reaches box b. RP: lane h < 2 copies half h's x rows where the mask reaches half h, lanes <
+        // nbw the W boxes, once for both halves; with grouped widths (kGroupedTma) through the grouped
+        // maps (a step past the group's end zero-filled) and a term's last, partial step as 16-row
+        // slices where kTrimTail is on (x slices half h at h · 64 · 32 bytes into each BM · 32-byte
+        // slice, as the consumers' a_sl reads them). The item's slot (GP: 1 + the second group's first
+        // column; RP: 1 + the second half's first row) rides in the header's res field to the epilogue.
+        auto pair_item = [&](uint32_t item, const WorkItem& w, auto& term, auto& group, uint32_t last_ti,
+                             uint32_t last_kk) {
+          const uint32_t m_x = RP && lane == 1 && w.slot ? w.slot - 1 : w.m_begin;  // this lane's x rows
+          const uint32_t tq = g.row_formula.by_c.div(m_x);
+          const int32_t ri = int32_t(m_x - tq * g.row_formula.c), ty = int32_t(tq);
+          const int32_t jb = GP ? int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u) : 0;
+          const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
+          bool first = true;
+#pragma unroll 1
+          for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+            const Term t = term(ti);
+            const uint32_t mask = pair_mask(t);
+            const int32_t tg = RP && grouped ? group(ti, t) : 0;  // (every lane: a shuffle)
+#pragma unroll 1
+            for (uint32_t kk = 0; kk < t.len; kk += kWgBK) {
+              const uint32_t n16 = RP && trim_tail && t.len - kk <= 3 * 16 ? (t.len - kk + 15) / 16 : 0;  // RP: (as below)
+              const uint32_t flags = (first ? kFirst : 0) | (ti == last_ti && kk == last_kk ? kLast : 0) |
+                                     (fence_every_step ? kFence : 0) | mask << kGroupMaskShift | n16 << kK16Shift |
+                                     (n16 ? kASlices : 0);
+              const uint32_t s = next_stage(item, w, flags, t.coef, w.slot);
+              first = false;
+              unsigned char* sA = smem + s * kStage;
+              const bool reached = lane < 2 && (mask >> lane & 1u);  // box / half `lane`
+              if constexpr (GP) {
+                if (lane == 0) {
+                  mbar_arrive_expect_tx(&full[s], no_load ? 0 : kABytes + uint32_t(__popc(mask)) * 64 * kWgBK * 2);
+                  if (!no_load) tma_load_3d(sA, &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+                }
+                if (!no_load && reached) tma_load_3d(sA + kABytes + lane * kWgChunk, &tmapU64, 0, jb, int32_t(t.a + kk), &full[s]);
+              } else if (n16) {  // RP, a trimmed last step: n16 slices of 16 rows of x and of W
+                if (lane == 0)
+                  mbar_arrive_expect_tx(&full[s], no_load ? 0 : uint32_t(__popc(mask)) * n16 * 64 * 32 + nbw * n16 * 16 * 128);
+#pragma unroll 1
+                for (uint32_t b = 0; b < n16 && !no_load; ++b) {
+                  if (reached) tma_load_4d(sA + b * BM * 32 + lane * 64 * 32, &tmapA16, int32_t(kk + b * 16), tg, ri, ty, &full[s]);
+                  if (lane < nbw)
+                    tma_load_3d(sA + kABytes + lane * kWgChunk + b * 16 * 128, &tmap8, int32_t(w.n_begin + lane * 64),
+                                int32_t(kk + b * 16), tg, &full[s]);
+                }
+              } else {  // RP, a whole step (grouped: the box past the group's end zero-filled)
+                if (lane == 0)
+                  mbar_arrive_expect_tx(&full[s], no_load ? 0 : uint32_t(__popc(mask)) * (kABytes / 2) + nbw * kWgChunk);
+                if (!no_load && reached) {
+                  if (grouped) tma_load_4d(sA + lane * (kABytes / 2), &tmapA, int32_t(kk), tg, ri, ty, &full[s]);
+                  else tma_load_3d(sA + lane * (kABytes / 2), &tmapA, int32_t(t.a + kk), ri, ty, &full[s]);
+                }
+                if (!no_load && lane < nbw) {
+                  if (grouped)
+                    tma_load_3d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(kk), tg,
+                                &full[s]);
+                  else
+                    tma_load_2d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64), int32_t(t.a + kk),
+                                &full[s]);
+                }
+              }
+              finish_stage();
+            }
+          }
+        };
+        pair_item(item, w, term, group, last_ti, last_kk);
         w = wn, wn = wnn, tw = tn;
         continue;
       }
@@ -612,8 +641,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           released |= release;
           const uint32_t valid = t.len - kk;
           const bool a_tma = rows_tma && (valid >= kWgBK || grouped);
-          // kTrimTail: n16 16-row slices (0: the whole 64-row step)
-          const uint32_t n16 = trim_tail && valid < kWgBK ? (valid + 15) / 16 : 0;
+          // kTrimTail: n16 16-row slices (0: the whole 64-row step). Only tails of at most 48 rows:
+          // the consumers reduce over 1, 2 or 3 slices (a step's K16 field; 4 would read as 3 and
+          // drop rows 48 … 63 of a 49-63-row tail, s ≡ 56 mod 64, as it did until the thirty-second
+          // session), and a longer tail is the whole zero-filled box's bytes anyway.
+          const uint32_t n16 = trim_tail && valid <= 3 * 16 ? (valid + 15) / 16 : 0;
           // kNarrowW: the W boxes (64-column blocks) this item's columns reach
           const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
           const uint32_t w_rows = n16 ? n16 * 16 : kWgBK;
@@ -811,13 +843,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (!res_ready) mbar_wait(res_full, res_par), res_par ^= 1, res_ready = true;
         sb = res_base + h.res * kBBytes;
       }
-      if constexpr (RP) {  // this warpgroup's half only where the step reaches it (warp-uniform by the shuffle)
-        const uint32_t mine = __shfl_sync(0xffffffffu, (h.flags >> (kGroupMaskShift + wg)) & 1u, 0);
-        if (!no_mma && mine) forward_step<T, BN>(acc, sa + wg * 64 * 128, sb, false);
-        // A step this warpgroup passes on commits no wgmma, so the wait<1> below would leave the
-        // previous step's in flight while release(prev) frees its stage to the producer: wait for it.
-        else wgmma_wait<0>();
-      } else if constexpr (GP) {
+      if constexpr (GP) {
         const uint32_t gm = (__shfl_sync(0xffffffffu, h.flags, 0) >> kGroupMaskShift) & 3u;  // (warp-uniform)
         const uint32_t a_wg = sa + wg * 64 * 128;
         // Each box's 64 columns as an accumulator of its own, also where a step reaches both (two
@@ -833,6 +859,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         } else {
           forward_step<T, 64>(hi, a_wg, sb + kWgChunk, false);
         }
+      } else if (RP && !no_mma &&
+                 !((__shfl_sync(0xffffffffu, h.flags, 0) >> (kGroupMaskShift + wg)) & 1u)) {  // (warp-uniform)
+        // RP: a step that does not reach this warpgroup's half commits no wgmma here, so the
+        // wait<1> below would leave the previous step's in flight while release(prev) frees its
+        // stage to the producer: wait for it.
+        wgmma_wait<0>();
       } else if (!no_mma) {
         // (through a shuffle, so that ptxas sees a warp-uniform branch around the wgmma)
         const uint32_t hf = __shfl_sync(0xffffffffu, h.flags, 0);

@@ -356,6 +356,9 @@ inline std::vector<std::pair<size_t, size_t>> consecutive_pairs(const std::vecto
   }
   return pairs;
 }
+// Whether input groups all s wide (s = 0: unequal) go through the grouped maps of the warp-
+// specialised kernels (wgs_gemm.cuh kGroupedTma): s a multiple of 8 but not of 64, K = q · s.
+inline bool grouped_input_widths(uint32_t s, uint64_t K) { return s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0; }
 // True where every term of the items is a whole number of 64-row steps.
 inline bool whole_steps(const std::vector<WorkItem>& items, const std::vector<Term>& terms) {
   for (const WorkItem& w : items)
@@ -423,12 +426,14 @@ inline bool pair_group_items(const std::vector<WorkItem>& items, const std::vect
 // may store whole: m_count = 64, or the tail of its type (rows in closed form with c rows per type,
 // m_begin + m_count a multiple of c, and the item within one type). Returns false (out and
 // out_terms empty) where the list does not pair this way: c = 0, an item of more than 64 rows or
-// not such a box or wider than the tile's 128 columns, or a term that is not a whole number of
-// 64-row steps.
+// not such a box or wider than the tile's 128 columns, or (unless grouped) a term that is not a
+// whole number of 64-row steps. grouped: the batch's input groups are all s wide, s a multiple of 8
+// but not of 64 (grouped_input_widths), so that the kernel copies every step through the grouped
+// maps, which zero-fill past a group's end: partial steps are allowed.
 inline bool pair_row_items(const std::vector<WorkItem>& items, const std::vector<Term>& terms, uint32_t c,
-                           std::vector<WorkItem>& out, std::vector<Term>& out_terms) {
+                           bool grouped, std::vector<WorkItem>& out, std::vector<Term>& out_terms) {
   out.clear(), out_terms.clear();
-  if (c == 0 || items.empty() || !whole_steps(items, terms)) return false;
+  if (c == 0 || items.empty() || (!grouped && !whole_steps(items, terms))) return false;
   for (const WorkItem& w : items) {
     const uint32_t end = w.m_begin + w.m_count;
     if (w.m_count == 0 || w.m_count > 64 || w.m_begin / c != (end - 1) / c || (w.m_count != 64 && end % c != 0) ||

@@ -651,8 +651,11 @@ TEST(SanitizerSmall, GroupPairTiles) {
 // halves of one type, the tail's box clipped at the type's end); 150 (a 22-row tail as the first
 // half, the next type's first 64 rows as the second); 192 (three chunks per type); a
 // rescaled basis (the two types' diagonal terms differ in coefficient, so nothing is shared and
-// every step reaches one half); Q_2^{⊗2} (items with one term and with none: zeros stored by TMA).
-// Not applying: s = 40 (partial steps), r = 24 (the mma.sync tile), unequal output widths. And
+// every step reaches one half); Q_2^{⊗2} (items with one term and with none: zeros stored by TMA);
+// grouped input widths (the grouped maps, zero-filled past a group; trimmed last steps of 32, 16
+// and 40 rows as 16-row slices, a 56-row one as a whole box): Qwen3-32B's s = 160 and 4B's
+// s = 80 with their r at q = 4, s = 40 and 120. Not applying: unequal input widths with partial
+// steps, r = 24 (the mma.sync tile), unequal output widths. And
 // exactly on integers, the square product with 64-wide blocks (interval types, 64 rows per type) at
 // q = 4 and 5.
 TEST(RowPairTiles, PairWhereTheyApplyAndMatchTheReference) {
@@ -667,7 +670,11 @@ TEST(RowPairTiles, PairWhereTheyApplyAndMatchTheReference) {
       {"rows192-r56", c4, same(4, 64), same(4, 56), 768, true},
       {"rescaled", rescaled_complete4(), same(4, 128), same(4, 128), 256, true},
       {"Q2^2", q2_power(2), same(4, 64), same(4, 48), 256, true},
-      {"s40", c4, same(4, 40), same(4, 128), 256, false},
+      {"32b-q4", c4, same(4, 160), same(4, 200), 256, true},
+      {"4b-q4", c4, same(4, 80), same(4, 304), 256, true},
+      {"s40", c4, same(4, 40), same(4, 128), 256, true},
+      {"s120", c4, same(4, 120), same(4, 64), 256, true},
+      {"partial-unequal-s", c4, {64, 128, 40, 200}, same(4, 128), 256, false},
       {"r24", c4, same(4, 128), same(4, 24), 256, false},
       {"unequal-r", c4, same(4, 128), {48, 64, 48, 40}, 256, false},
   };
@@ -703,7 +710,8 @@ TEST(RowPairTiles, PairWhereTheyApplyAndMatchTheReference) {
 
 // The row-pair tiles under the sanitizers: 100 rows per type (a 36-row tail clipped at the type's
 // end), five types (one-half items), Q_2^{⊗2} (items without terms: zero tiles by TMA), the
-// rescaled basis (steps reaching one half, the accumulators rescaled between terms).
+// rescaled basis (steps reaching one half, the accumulators rescaled between terms), grouped
+// widths s = 80 (trimmed last steps: 16-row slices of both halves).
 TEST(SanitizerSmall, RowPairTiles) {
   const TileConfig t{128, 128, 9, TileEngine::wgmma_ws_row_pairs};
   set_forward_tiles(t);
@@ -712,6 +720,7 @@ TEST(SanitizerSmall, RowPairTiles) {
       {"types5", complete_table(5), same(5, 64), same(5, 64), 5 * 64, true},
       {"Q2^2", q2_power(2), same(4, 64), same(4, 48), 4 * 37, true},
       {"rescaled", rescaled_complete4(), same(4, 64), same(4, 40), 4 * 64, true},
+      {"s80-r72", complete_table(4), same(4, 80), same(4, 72), 4 * 64, true},
   };
   uint64_t seed = 3400;
   for (const TileShape& sh : shapes) {
@@ -839,7 +848,9 @@ TEST(WsTmaStore, TallTilesResultsAsWithout) {
 // set_ws_trim_tail(true), the default, and (false): on equal input widths that are multiples of 8
 // but not of 64, a term's last step loads only its W rows in 16-row boxes and reduces over only those
 // slices (tails of 16, 24, 32 and 40 rows: one, two and three slices, the last one's rows past the
-// group zero-filled), or loads the whole zero-padded 64-row box. Every warp-specialised tile
+// group zero-filled; a tail of 56 rows, s = 120, is the whole box: until the thirty-second session
+// it went as four slices of which the consumers reduced three), or loads the whole zero-padded
+// 64-row box. Every warp-specialised tile
 // (the resident one included), exactly on integers and at random on cyclic types (x by the 4-D
 // map), and the gated FFN's gate/up on both of its tiles (s = 80 and 224, the Qwen3-4B and
 // DeepSeek-V3 experts' widths): the results must be the reference's either way.
@@ -848,7 +859,7 @@ TEST(WsTrimTail, ResultsAsWithout) {
   both_ways(ws_trim_tail, set_ws_trim_tail, [&](bool on) {
     const std::string p = on ? "trim-tail" : "whole-tail";
     each_warp_specialised_tile([&](const TileConfig& t, bool integer) {
-      for (uint32_t s : {80u, 40u, 24u, 160u})
+      for (uint32_t s : {80u, 40u, 24u, 160u, 120u})
         run_conformance({p + "/complete:4-s" + std::to_string(s) + "-" + tile_name(t), complete_table(4), same(4, s),
                          same(4, 72)},
                         integer ? DType::f16 : DType::bf16, integer, 512, seed++, kFwdFused);

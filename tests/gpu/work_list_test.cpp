@@ -514,6 +514,7 @@ QALG_PROPERTY(PairRowItems, EveryItemIsOneHalfWithItsOwnTerms) {
   using qalg::gpu::detail::pair_mask;
   using qalg::gpu::detail::pair_row_items;
   const uint32_t types = 1 + uint32_t(rng() % 7), c = 1 + uint32_t(rng() % 200), tiles = 1 + uint32_t(rng() % 4);
+  const bool grouped = rng() % 2;  // grouped widths: terms of any multiple of 8 rows pair too
   std::vector<WorkItem> items;
   std::vector<Term> terms;
   std::map<std::pair<uint32_t, uint32_t>, size_t> per_columns;  // (n_begin, n_count) → row items
@@ -523,7 +524,8 @@ QALG_PROPERTY(PairRowItems, EveryItemIsOneHalfWithItsOwnTerms) {
       const uint32_t t0 = uint32_t(terms.size());
       const uint32_t k = uint32_t(rng() % 4);  // 0 … 3 terms over the input groups 0 … 3 (128 wide)
       for (uint32_t t = 0; t < k; ++t)
-        terms.push_back(Term{128 * uint32_t(rng() % 4), 64 * (1 + uint32_t(rng() % 2)), float(1 + rng() % 2), 0});
+        terms.push_back(Term{128 * uint32_t(rng() % 4), grouped ? 8 * (1 + uint32_t(rng() % 16)) : 64 * (1 + uint32_t(rng() % 2)),
+                             float(1 + rng() % 2), 0});
       for (uint32_t m0 = 0; m0 < c; m0 += 64)  // the 64-row chunks of type i (its tail shorter)
         items.push_back(WorkItem{i * c + m0, std::min(64u, c - m0), n0, n, t0, k, 0.f, 0}), ++per_columns[{n0, n}];
     }
@@ -531,7 +533,7 @@ QALG_PROPERTY(PairRowItems, EveryItemIsOneHalfWithItsOwnTerms) {
   std::shuffle(items.begin(), items.end(), rng);
   std::vector<WorkItem> out;
   std::vector<Term> out_terms;
-  PROP_ASSERT(pair_row_items(items, terms, c, out, out_terms));
+  PROP_ASSERT(pair_row_items(items, terms, c, grouped, out, out_terms));
   using Key = PairKey;
   auto own = [&](const WorkItem& w) { return nonempty_terms(w, terms); };
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<Key>> halves;  // (first row, n_begin, n_count)
@@ -575,7 +577,7 @@ TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
   }
   std::vector<WorkItem> out;
   std::vector<Term> t;
-  ASSERT_TRUE(pair_row_items(items, terms, 64, out, t));
+  ASSERT_TRUE(pair_row_items(items, terms, 64, false, out, t));
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].m_begin, 0u);
   EXPECT_EQ(out[0].slot, 1u + 64);
@@ -592,21 +594,25 @@ TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
   EXPECT_EQ(pair_mask(t[out[1].term_begin]), 1u);
   EXPECT_EQ(pair_mask(t[out[1].term_begin + 1]), 1u);
   // Not pairing: rows not in closed form (c = 0); an item of 128 rows; a short item that does not
-  // end its type (c = 100: rows 64 … 127 cross type 0's end); an item of 192 columns; a partial step.
-  EXPECT_FALSE(pair_row_items(items, terms, 0, out, t));
+  // end its type (c = 100: rows 64 … 127 cross type 0's end); an item of 192 columns; a partial step
+  // unless the widths are grouped.
+  EXPECT_FALSE(pair_row_items(items, terms, 0, false, out, t));
   EXPECT_TRUE(out.empty() && t.empty());
   std::vector<WorkItem> tall = items;
   tall[0].m_count = 128;
-  EXPECT_FALSE(pair_row_items(tall, terms, 128, out, t));
-  EXPECT_FALSE(pair_row_items(items, terms, 100, out, t));
+  EXPECT_FALSE(pair_row_items(tall, terms, 128, false, out, t));
+  EXPECT_FALSE(pair_row_items(items, terms, 100, false, out, t));
   std::vector<WorkItem> short_item = items;
   short_item[2].m_count = 40;  // rows 128 … 167 of c = 64: not type 2's tail
-  EXPECT_FALSE(pair_row_items(short_item, terms, 64, out, t));
+  EXPECT_FALSE(pair_row_items(short_item, terms, 64, false, out, t));
   std::vector<WorkItem> wide = items;
   wide[0].n_count = 192;  // wider than the tile
-  EXPECT_FALSE(pair_row_items(wide, terms, 64, out, t));
+  EXPECT_FALSE(pair_row_items(wide, terms, 64, false, out, t));
   std::vector<Term> partial = terms;
   partial[1].len = 120;
-  EXPECT_FALSE(pair_row_items(items, partial, 64, out, t));
+  EXPECT_FALSE(pair_row_items(items, partial, 64, false, out, t));
+  // (with grouped widths the kernel's maps zero-fill past a group: partial steps pair)
+  EXPECT_TRUE(pair_row_items(items, partial, 64, true, out, t));
+  EXPECT_EQ(out.size(), 2u);
 }
 }  // namespace
