@@ -19,7 +19,8 @@
 // the consumers release it for the next fill.
 // A reduction step whose term has fewer than 64 rows left loads 8-row boxes, and boxes at row K
 // (out of bounds, which TMA fills with zeros) for the rest: rows of the next input group must not
-// enter the sum, not even as 0 · x (W may hold NaN or Inf).
+// enter the sum, not even as 0 · x (W may hold NaN or Inf). (With grouped widths, kGroupedTma
+// below, the grouped maps zero-fill past the group instead, or kTrimTail slices the step.)
 #include <cuda.h>
 
 #include "mbarrier.cuh"
@@ -280,8 +281,8 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // kGroupedTma (every input group s wide, s a multiple of 8; every term is one whole group, as in
 // the forward lists): tmap64 is W as tensor_map_grouped_rows and tmapA (with kRowsTma) X as
 // tensor_map_grouped_typed_rows, so EVERY step, partly empty ones included, is one box per operand
-// block: the copy engine zero-fills the rows / columns past the group. Seventh session, written
-// after the last device call: not yet run on a GPU.
+// block: the copy engine zero-fills the rows / columns past the group. (Seventh session; run on
+// the GPU since, the Qwen3-4B and -32B rows' path.)
 // MINB: CTAs per SM the registers must allow (the "wsl" tiles, 3-4 per SM).
 // EPI = kSiluMul (the gated FFN's gate and up in one pass over the x tiles, NB = 2): tmapU64 /
 // tmapU8 are the up matrix (g.B1) as tmap64 / tmap8 are the gate matrix (g.B0); every step
@@ -871,6 +872,9 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         const uint32_t ks = (hf >> kK16Shift) & 7u;
         const uint32_t a_wg = sa + wg * 64 * 128, a_sl = sa + wg * 64 * 32;  // 128B layout / 16-column slices
         constexpr int kSl = BM * 32;
+        // ks: 0 (a whole step; PACK with kASlices: 4 slices) or 1 … 3 slices. The producers never
+        // slice more than 48 rows (a 4 here would take the 3-slice branch and drop rows: the
+        // s ≡ 56 mod 64 bug fixed in the thirty-second session).
         if (ks == 0 && (!PACK || !(hf & kASlices))) forward_step<T, BN, NB>(acc, acc1, a_wg, sb, sb + kBBytes, first);
         else if (PACK && ks == 0) forward_step<T, BN, NB, 4, kSl>(acc, acc1, a_sl, sb, sb + kBBytes, first);
         else if (hf & kASlices) {

@@ -654,7 +654,8 @@ TEST(SanitizerSmall, GroupPairTiles) {
 // every step reaches one half); Q_2^{⊗2} (items with one term and with none: zeros stored by TMA);
 // grouped input widths (the grouped maps, zero-filled past a group; trimmed last steps of 32, 16
 // and 40 rows as 16-row slices, a 56-row one as a whole box): Qwen3-32B's s = 160 and 4B's
-// s = 80 with their r at q = 4, s = 40 and 120. Not applying: unequal input widths with partial
+// s = 80 with their r at q = 4, s = 40 and 120, and with one-half items (five types) and 36-row
+// tails as halves (100 rows per type). Not applying: unequal input widths with partial
 // steps, r = 24 (the mma.sync tile), unequal output widths. And
 // exactly on integers, the square product with 64-wide blocks (interval types, 64 rows per type) at
 // q = 4 and 5.
@@ -674,6 +675,8 @@ TEST(RowPairTiles, PairWhereTheyApplyAndMatchTheReference) {
       {"4b-q4", c4, same(4, 80), same(4, 304), 256, true},
       {"s40", c4, same(4, 40), same(4, 128), 256, true},
       {"s120", c4, same(4, 120), same(4, 64), 256, true},
+      {"s80-types5", complete_table(5), same(5, 80), same(5, 72), 320, true},
+      {"s160-rows100", c4, same(4, 160), same(4, 72), 400, true},
       {"partial-unequal-s", c4, {64, 128, 40, 200}, same(4, 128), 256, false},
       {"r24", c4, same(4, 128), same(4, 24), 256, false},
       {"unequal-r", c4, same(4, 128), {48, 64, 48, 40}, 256, false},
@@ -853,7 +856,7 @@ TEST(WsTmaStore, TallTilesResultsAsWithout) {
 // 64-row box. Every warp-specialised tile
 // (the resident one included), exactly on integers and at random on cyclic types (x by the 4-D
 // map), and the gated FFN's gate/up on both of its tiles (s = 80 and 224, the Qwen3-4B and
-// DeepSeek-V3 experts' widths): the results must be the reference's either way.
+// DeepSeek-V3 experts' widths, and 120 for a 56-row tail): the results must be the reference's either way.
 TEST(WsTrimTail, ResultsAsWithout) {
   uint64_t seed = 1600;
   both_ways(ws_trim_tail, set_ws_trim_tail, [&](bool on) {
@@ -866,7 +869,7 @@ TEST(WsTrimTail, ResultsAsWithout) {
     });
     for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
       set_ffn_gate_engine(e);
-      for (uint32_t s : {80u, 224u})
+      for (uint32_t s : {80u, 224u, 120u})
         run_conformance({p + "/ffn-s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)},
                         DType::bf16, false, 2048, seed++, kFfn);
     }

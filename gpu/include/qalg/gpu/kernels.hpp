@@ -243,7 +243,8 @@ bool group_pair_tiles_apply(const DeviceBatch& batch, TileConfig t);
 // Whether the forward of this batch with tile t (a "wsm" tile) runs as row pairs: equal output
 // widths r > 32, multiples of 8, rows in closed form (cyclic or interval types, q | M), every term
 // whole 64-row steps (input widths multiples of 64) or equal input widths s that are multiples of 8
-// (the grouped maps: Qwen3-4B's s = 80, Qwen3-32B's 160), the TMA stores on (set_ws_tma_store).
+// but not of 64 (the grouped maps: Qwen3-4B's s = 80, Qwen3-32B's 160), the TMA stores on
+// (set_ws_tma_store).
 // False for any other tile; where false, a wsm tile runs as ws64x128.
 bool row_pair_tiles_apply(const DeviceBatch& batch, TileConfig t);
 // The most CTAs (clusters × 2) of the paired tile t resident at once on this device, bf16: the
