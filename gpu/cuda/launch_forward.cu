@@ -25,6 +25,7 @@ std::atomic<bool> g_pair_cluster_scope{false};   // wgs_gemm.cuh kPairClusterSco
 std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_tma_store_tall{true};     // ... for the 128-row tiles too (written: session 29; on: session 30)
+std::atomic<bool> g_row_pairs_two_per_sm{false};  // wsm: 3 stages, two CTAs per SM instead of 6 and one (session 32)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
@@ -209,6 +210,8 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
     return false;
   }
   if (t.engine == TileEngine::wgmma_ws_row_pairs) {  // wl: the row-pair list (launch_fused checked it)
+    if (t.bm == 128 && t.bn == 128 && g_row_pairs_two_per_sm)
+      return launch_ws<T, 128, 128, 3, 0, 2, kStore, 1, false, false, true>(wl, a, M, K, N, f, s, r, stream), true;
     if (t.bm == 128 && t.bn == 128)
       return launch_ws<T, 128, 128, 6, 0, 1, kStore, 1, false, false, true>(wl, a, M, K, N, f, s, r, stream), true;
     return false;
@@ -623,6 +626,8 @@ void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
 bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_tma_store_tall(bool on) { g_ws_tma_store_tall = on; }
+void set_row_pairs_two_per_sm(bool on) { g_row_pairs_two_per_sm = on; }
+bool row_pairs_two_per_sm() { return g_row_pairs_two_per_sm.load(); }
 bool ws_tma_store_tall() { return g_ws_tma_store_tall.load(); }
 void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }

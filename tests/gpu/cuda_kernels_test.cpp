@@ -841,6 +841,13 @@ TEST(WsTmaStore, ResultsAsWithout) {
   both_ways(ws_tma_store, set_ws_tma_store,
             [](bool on) { ws_switch_cases(on ? "tma-store" : "thread-store", on ? 1400 : 1500); });
 }
+// set_row_pairs_two_per_sm: the row-pair tiles with 3 stages and two CTAs per SM give the results
+// of the default (6 stages, one CTA per SM): every warp-specialised tile's switch cases both ways.
+TEST(RowPairTiles, TwoPerSmResultsAsWithout) {
+  both_ways(row_pairs_two_per_sm, set_row_pairs_two_per_sm,
+            [](bool on) { ws_switch_cases(on ? "wsm-two-per-sm" : "wsm-one-per-sm", on ? 1470 : 1480); });
+}
+
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
 // thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {

@@ -272,6 +272,13 @@ bool ws_tma_store();
 // the same either way. Process-wide; the bench's QALG_WS_TMA_STORE_TALL=0|1.
 void set_ws_tma_store_tall(bool on);
 bool ws_tma_store_tall();
+// The row-pair tiles (wsm128x128) with 3 stages and two CTAs per SM (on) instead of 6 stages and
+// one (off, the default). Why (thirty-second session, call 1 on an H100): at one CTA per SM wsm's
+// copies were cheaper than wsl64x128's on Qwen3-32B (loads only 129.2 against 137.5 µs) but its
+// hand-over skeleton dearer (80.5 against 51.7), one chain of steps per SM. Results are the same
+// either way. Process-wide; the bench's QALG_WSM_TWO_PER_SM=0|1.
+void set_row_pairs_two_per_sm(bool on);
+bool row_pairs_two_per_sm();
 // The warp-specialised tiles on plans whose equal input widths s are multiples of 8 but not of 64
 // (Qwen3-4B s = 80, Qwen3-32B s = 160 at q = 32, the DeepSeek-V3 FFN's s = 224): a term's last,
 // partly empty step loads only the W rows it needs, in 16-row boxes, and its wgmma reduces only
