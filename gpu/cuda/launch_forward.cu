@@ -595,28 +595,28 @@ uint32_t paired_tile_ctas(TileConfig t) {
   return 2 * max_clusters(k, 160, smem, 2);
 }
 
-bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
-  if (t.engine != TileEngine::wgmma_ws_pair || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned()) return false;
+// What the special tiles' "apply" questions share: t is a compiled tile of that engine, the widths
+// vector-aligned, and some output width above 32 (at most 32, launch_fused runs the mma.sync tile).
+bool special_tile_candidate(const DeviceBatch& b, TileConfig t, TileEngine engine) {
+  if (t.engine != engine || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned()) return false;
   uint32_t rmax = 0;
   for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
-  return rmax > 32 &&  // as launch_fused decides
+  return rmax > 32;
+}
+
+bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
+  return special_tile_candidate(b, t, TileEngine::wgmma_ws_pair) &&
          b.impl().list(b, g_ws_types_outer ? ListKind::forward_by_types : ListKind::forward, t.bm, t.bn).pairs;
 }
 
 bool group_pair_tiles_apply(const DeviceBatch& b, TileConfig t) {
-  if (t.engine != TileEngine::wgmma_ws_group_pairs || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned())
-    return false;
-  uint32_t rmax = 0;
-  for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
-  return rmax > 32 && group_pairs_launchable(b, b.plan().K(), b.plan().N());  // (r <= 32: launch_fused's mma.sync tile)
+  return special_tile_candidate(b, t, TileEngine::wgmma_ws_group_pairs) &&
+         group_pairs_launchable(b, b.plan().K(), b.plan().N());
 }
 
 bool row_pair_tiles_apply(const DeviceBatch& b, TileConfig t) {
-  if (t.engine != TileEngine::wgmma_ws_row_pairs || !is_compiled_ws_tile(t) || !b.plan().widths_vector_aligned())
-    return false;
-  uint32_t rmax = 0;
-  for (uint32_t r : b.plan().plan().output_widths) rmax = std::max(rmax, r);
-  return rmax > 32 && row_pairs_launchable(b, b.plan().K(), b.plan().N());  // (r <= 32: launch_fused's mma.sync tile)
+  return special_tile_candidate(b, t, TileEngine::wgmma_ws_row_pairs) &&
+         row_pairs_launchable(b, b.plan().K(), b.plan().N());
 }
 
 void set_row_formula(bool on) { g_row_formula = on; }

@@ -359,6 +359,22 @@ inline std::vector<std::pair<size_t, size_t>> consecutive_pairs(const std::vecto
 // Whether input groups all s wide (s = 0: unequal) go through the grouped maps of the warp-
 // specialised kernels (wgs_gemm.cuh kGroupedTma): s a multiple of 8 but not of 64, K = q · s.
 inline bool grouped_input_widths(uint32_t s, uint64_t K) { return s != 0 && s % 8 == 0 && s % 64 != 0 && K % s == 0; }
+// The pair items of consecutive_pairs' pairs: each pair's terms (pair_terms) appended to out_terms
+// and one item, item(first, second or nullptr) with its term range filled in, appended to out.
+template <class Item>
+inline void emit_pairs(const std::vector<WorkItem>& items, const std::vector<Term>& terms,
+                       const std::vector<std::pair<size_t, size_t>>& pairs, Item item, std::vector<WorkItem>& out,
+                       std::vector<Term>& out_terms) {
+  for (const auto& [ia, ib] : pairs) {
+    const WorkItem& a = items[ia];
+    const WorkItem* b = ib < items.size() ? &items[ib] : nullptr;
+    const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
+    pair_terms(a, b, terms, out_terms);
+    WorkItem p = item(a, b);
+    p.term_begin = t0, p.term_count = static_cast<uint32_t>(out_terms.size()) - t0;
+    out.push_back(p);
+  }
+}
 // True where every term of the items is a whole number of 64-row steps.
 inline bool whole_steps(const std::vector<WorkItem>& items, const std::vector<Term>& terms) {
   for (const WorkItem& w : items)
@@ -395,14 +411,12 @@ inline bool pair_group_items(const std::vector<WorkItem>& items, const std::vect
   const auto pairs = consecutive_pairs(
       items, [](const WorkItem& w) { return std::pair<uint32_t, uint32_t>{w.m_begin, w.m_count}; },
       [](const WorkItem& w) { return w.n_begin; });
-  for (const auto& [ia, ib] : pairs) {
-    const WorkItem& a = items[ia];
-    const WorkItem* b = ib < items.size() ? &items[ib] : nullptr;
-    const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
-    pair_terms(a, b, terms, out_terms);
-    out.push_back(WorkItem{a.m_begin, a.m_count, a.n_begin, r, t0, static_cast<uint32_t>(out_terms.size()) - t0, 0.f,
-                           b ? 1 + b->n_begin : 0u});
-  }
+  emit_pairs(
+      items, terms, pairs,
+      [&](const WorkItem& a, const WorkItem* b) {
+        return WorkItem{a.m_begin, a.m_count, a.n_begin, r, 0, 0, 0.f, b ? 1 + b->n_begin : 0u};
+      },
+      out, out_terms);
   return true;
 }
 
@@ -443,14 +457,12 @@ inline bool pair_row_items(const std::vector<WorkItem>& items, const std::vector
   const auto pairs = consecutive_pairs(
       items, [](const WorkItem& w) { return std::pair<uint32_t, uint32_t>{w.n_begin, w.n_count}; },
       [](const WorkItem& w) { return w.m_begin; });
-  for (const auto& [ia, ib] : pairs) {
-    const WorkItem& a = items[ia];
-    const WorkItem* b = ib < items.size() ? &items[ib] : nullptr;
-    const uint32_t t0 = static_cast<uint32_t>(out_terms.size());
-    pair_terms(a, b, terms, out_terms);
-    out.push_back(WorkItem{a.m_begin, a.m_count, a.n_begin, a.n_count, t0,
-                           static_cast<uint32_t>(out_terms.size()) - t0, 0.f, b ? 1 + b->m_begin : 0u});
-  }
+  emit_pairs(
+      items, terms, pairs,
+      [](const WorkItem& a, const WorkItem* b) {
+        return WorkItem{a.m_begin, a.m_count, a.n_begin, a.n_count, 0, 0, 0.f, b ? 1 + b->m_begin : 0u};
+      },
+      out, out_terms);
   return true;
 }
 
