@@ -30,7 +30,6 @@ std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (sess
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
 std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's gate/up (set_ffn_pack_terms)
-std::atomic<bool> g_ws_early_release{false};     // wgs_gemm.cuh ER (set_ws_early_release, session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -103,16 +102,15 @@ bool is_compiled_wm_tile(const TileConfig& t) {
 // GP: the group-pair tiles (a pair_group_items list; the caller checked group_pairs_launchable).
 // RP: the row-pair tiles (a pair_row_items list; the caller checked row_pairs_launchable): x's and
 // Y's maps with 64-row boxes, one per half.
-// ER: the early stage release (wgs_gemm.cuh ER; launch_stream_ws chooses it under set_ws_early_release).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
-          bool GP = false, bool RP = false, bool ER = false>
+          bool GP = false, bool RP = false>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
   if (GP && (!wl.group_pairs || r == 0 || r > 64 || r % 8 != 0 || N % r != 0))  // (before the maps divide by r)
     throw std::logic_error("launch_ws: the group-pair tiles need a paired list and equal output widths r <= 64");
   if (RP && !wl.row_pairs) throw std::logic_error("launch_ws: the row-pair tiles need a paired list");
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP, RP, ER>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP, RP>;
   constexpr uint32_t box_rows = RP ? 64 : BM;  // x's and Y's boxes (RP: one per 64-row half)
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
@@ -193,17 +191,6 @@ bool packs_terms(uint32_t s, uint64_t K, RowFormula f, const GemmArgs& a) {
   return grouped_input_widths(s, K) && g_ws_trim_tail && f.c != 0 && a.lda % 8 == 0 &&
          (mode == WsPackTerms::always || (mode == WsPackTerms::whole_steps && s % 64 == 32));
 }
-// A streaming warp-specialised tile (one CTA, W streamed), with the early release (wgs_gemm.cuh ER)
-// where set_ws_early_release asks for it. Compiled for BF16 only (the benchmarked type; each
-// instantiation costs CI compile time): FP16 runs the plain kernel, with the same results.
-template <typename T, int BM, int BN, int STAGES, int MINB = 1, int EPI = kStore, bool PACK = false>
-void launch_stream_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
-                      uint32_t r, cudaStream_t stream) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>)
-    if (g_ws_early_release)
-      return launch_ws<T, BM, BN, STAGES, 0, MINB, EPI, 1, PACK, false, false, true>(wl, a, M, K, N, f, s, r, stream);
-  launch_ws<T, BM, BN, STAGES, 0, MINB, EPI, 1, PACK>(wl, a, M, K, N, f, s, r, stream);
-}
 template <typename T>
 bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileConfig t, uint64_t M, RowFormula f,
                      cudaStream_t stream) {
@@ -241,11 +228,9 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
       // The packed kernel only where it packs (the kernel's own test: grouped, trimmed, x by TMA):
       // elsewhere its unpacked path ran 1-5 % slower than the plain kernel (call 4: the Qwen3-30B
       // expert 11.4 -> 11.8 and 11.5 -> 12.1 µs), the cost of the second loop in the producer.
-      if (packs_terms(s, K, f, a)) return launch_stream_ws<T, 64, 128, 3, 3, kStore, true>(wl, a, M, K, N, f, s, r, stream), true;
-      return launch_stream_ws<T, 64, 128, 3, 3>(wl, a, M, K, N, f, s, r, stream), true;
+      if (packs_terms(s, K, f, a)) return launch_ws<T, 64, 128, 3, 0, 3, kStore, 1, true>(wl, a, M, K, N, f, s, r, stream), true;
+      return launch_ws<T, 64, 128, 3, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
     }
-    // (Not with the early release: ptxas spills 66 bytes there, against 14; in the twenty-second
-    // session it sped this tile up only on shapes that other tiles run faster.)
     if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 2, 0, 3>(wl, a, M, K, N, f, s, r, stream), true;
     // (wsl128x128, 2 stages, 2 CTAs per SM, was measured in the seventh session and dropped: slower
     // than wsl64x128 on every shape, 8B 120 against 69 µs, square n = 32768 2874 against 2309 µs.)
@@ -255,7 +240,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // tiles, 6144 small CTAs, 47 % of warps active) beat ws64x192 (persistent, 2 CTAs per SM, 15 %)
   // with more L2 reads: more independent CTAs hide the epilogues and keep more loads in flight.
   if (t.bm == 64 && t.bn == 64) return launch_ws<T, 64, 64, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
-  if (t.bm == 64 && t.bn == 128) return launch_stream_ws<T, 64, 128, 4>(wl, a, M, K, N, f, s, r, stream), true;
+  if (t.bm == 64 && t.bn == 128) return launch_ws<T, 64, 128, 4, 0>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 64 && t.bn == 192) return launch_ws<T, 64, 192, 3, 0>(wl, a, M, K, N, f, s, r, stream), true;
   // 128x128: 6 stages of 32 KB, one CTA per SM (thirty-second session; 4 stages before). Why: by
   // count, the DeepSeek-V3 expert's ws64x128 (6944 steps of 24 KB, 25.4 µs in the thirtieth
@@ -264,7 +249,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // 32 KB, 114 MB) but at 4 stages ran 26.8 µs, ~5 TB/s: with the consumers holding about two
   // stages, two were loading per SM, too few bytes in flight. At 6 stages four are (ptxas: 168
   // registers, no spills, as at 4). Not yet timed; the calibration picks it only where it is faster.
-  if (t.bm == 128 && t.bn == 128) return launch_stream_ws<T, 128, 128, 6>(wl, a, M, K, N, f, s, r, stream), true;
+  if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 6, 0>(wl, a, M, K, N, f, s, r, stream), true;
   // 128x64: 4 stages of 24 KB, two CTAs per SM (twenty-eighth session). Why: the
   // Qwen3-30B expert (s = 128, r = 48, M / q = 128) runs one item of 4 steps per CTA, and on wsl64x64
   // (3 stages, 4 CTAs per SM, the calibrated tile) its fourth step's copies wait until the consumers
@@ -277,7 +262,7 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // so the TMA-store epilogue can take 128-row tiles too (set_ws_tma_store_tall; one 128-row box
   // per 64 columns), on by default since the thirtieth session (whole 9.3-9.5 us on an H200).
   static_assert(2 * (wgs_smem_bytes<128, 64, 4, 0>() + 1024) <= 228 * 1024, "ws128x64: two CTAs per SM");
-  if (t.bm == 128 && t.bn == 64) return launch_stream_ws<T, 128, 64, 4, 2>(wl, a, M, K, N, f, s, r, stream), true;
+  if (t.bm == 128 && t.bn == 64) return launch_ws<T, 128, 64, 4, 0, 2>(wl, a, M, K, N, f, s, r, stream), true;
   return false;
 }
 bool is_compiled_ws_tile(const TileConfig& t) {
@@ -495,8 +480,8 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, b
     using T = decltype(tag);
     if (bn == 64 && lean) return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
     if (bn == 64 && g_ffn_pack_terms && packs_terms(sw, K, impl.formula, a))
-      return launch_stream_ws<T, 64, 64, 3, 3, kSiluMul, true>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
-    if (bn == 64) return launch_stream_ws<T, 64, 64, 3, 3, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
+      return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul, 1, true>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
+    if (bn == 64) return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
     return launch_ws<T, 64, 128, 2, 0, 2, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
   };
   if (dt == DType::bf16) return go(__nv_bfloat16{});
@@ -641,8 +626,6 @@ void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
 bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_tma_store_tall(bool on) { g_ws_tma_store_tall = on; }
-void set_ws_early_release(bool on) { g_ws_early_release = on; }
-bool ws_early_release() { return g_ws_early_release.load(); }
 void set_row_pairs_two_per_sm(bool on) { g_row_pairs_two_per_sm = on; }
 bool row_pairs_two_per_sm() { return g_row_pairs_two_per_sm.load(); }
 bool ws_tma_store_tall() { return g_ws_tma_store_tall.load(); }

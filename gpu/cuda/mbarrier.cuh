@@ -29,16 +29,6 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t by
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   asm volatile(QALG_MBAR_SPIN("") ::"r"(smem_addr(bar)), "r"(parity) : "memory");
 }
-// Whether the phase of `parity` has completed, without waiting (mbarrier.test_wait: never suspends).
-__device__ __forceinline__ bool mbar_test(uint64_t* bar, uint32_t parity) {
-  uint32_t done;
-  asm volatile(
-      "{\n.reg .pred p;\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(done)
-      : "r"(smem_addr(bar)), "r"(parity)
-      : "memory");
-  return done != 0;
-}
 // Makes this thread's mbarrier.init visible to the other threads and to the copy engine (the
 // async proxy) before any of them arrives or completes a transaction on it (then __syncthreads).
 __device__ __forceinline__ void mbar_init_fence() {

@@ -212,14 +212,19 @@ enum CopyFlags : uint32_t {
 // __syncwarp, instead of one arrival per thread. Whole kernels -1 to +3 %, Qwen3-32B ws64x128 7 %
 // faster, the skeleton (copies, wgmma, stores left out) -2 to +12 %; its runtime branch stayed in
 // the consumers' release even when off.)
-// (kEarlyRelease, twenty-second session, measured and removed as a runtime flag: a consumer warp whose
-// next stage had not landed waited for its last wgmma and freed the stage that wgmma read before
-// waiting, instead of holding it until the next stage's wgmma was issued. Why tried: Nsight Compute
-// on the Qwen3-32B projection put 37 % of all warp samples on the consumers' wait for `full`.
-// Qwen3-32B wsl64x128 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 7-15 % faster on
-// four of seven shapes, the other tiles mostly 0-8 % slower and the gated FFNs 1-7 %; and its
-// branch, even when off, raised ptxas's spills of wsl64x192 from 14 to 62 bytes and of the 2-stage
-// gate/up tiles from 0-22 to 54. Back in the thirty-third session as the template parameter ER below.)
+// (kEarlyRelease, twenty-second session, measured and removed: a consumer warp whose next stage had
+// not landed waited for its last wgmma and freed the stage that wgmma read before waiting, instead
+// of holding it until the next stage's wgmma was issued. Why tried: Nsight Compute on the Qwen3-32B
+// projection put 37 % of all warp samples on the consumers' wait for `full`. Qwen3-32B wsl64x128
+// 149.8 -> 142.7 and 150.6 -> 147.9 µs, the 2-stage wsl64x192 7-15 % faster on four of seven shapes,
+// the other tiles mostly 0-8 % slower and the gated FFNs 1-7 %; and its branch, even when off, raised ptxas's spills of
+// wsl64x192 from 14 to 62 bytes and of the 2-stage gate/up tiles from 0-22 to 54. Kept out.
+// Tried again in the thirty-third session as a compile-time variant of the BF16 streaming tiles, so
+// that no other kernel changed (commit 9932ab2, after Nsight Compute on DeepSeek-V3 put 24-33 % of
+// all samples on the consumers' `full` wait): correct on an H100 (tests, memcheck, racecheck) and
+// slower on every one of 24 tile x shape pairs, 0.995-1.148 of the time without it (Qwen3-32B
+// wsl64x128 164.9 -> 174.3 µs), every gated FFN 1-8 % slower. Removed again: the consumers' wgmma
+// overlap across steps is worth more than an earlier hand-back of the stage.)
 // (kStoreEvictFirst, twenty-sixth session, measured and removed: the TMA stores of Y with the L2
 // policy evict-first (cache_hint 0x12F0000000000000), so that X and W, whose blocks several items
 // read, stay in the L2 while Y, written once, leaves first. Three rounds against the default in one
@@ -331,18 +336,8 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // accumulators are zeroed at an item's first step;
 // each half goes out by its own TMA stores (tmapC with 64-row boxes), so the host launches RP only
 // with the TMA stores of groups (r_group) and x by TMA.
-// ER (thirty-third session; the twenty-second session's kEarlyRelease, now compiled only into the
-// kernels that take it, so that no other kernel carries its branch or its registers): a consumer
-// warp whose next stage has not landed first waits for its last wgmma, settles a finished tile's TMA
-// store and frees the stage that wgmma read, instead of holding it until the next stage has landed
-// and its wgmma is issued. Why again: Nsight Compute on DeepSeek-V3's projection (this session's
-// call 1, H100: ws128x128 and ws64x128-types) put the most samples of both on the consumers' wait
-// for `full` (24 % and 33 % of all samples on that one branch) at 61-64 % of DRAM and 68-72 % of L2
-// throughput: latency-bound, and while the consumers starve each holds a stage the producer could
-// refill. Each thread still arrives once per stage (have_prev), and the test is lane 0's, broadcast
-// (wgmma.wait_group is warp-aligned).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
-          bool GP = false, bool RP = false, bool ER = false>
+          bool GP = false, bool RP = false>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
@@ -355,7 +350,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   static_assert(!PACK || (RES == 0 && CL == 1), "packed terms: W streamed, no clusters");
   static_assert(!GP || (RES == 0 && CL == 1 && NB == 1 && !PACK && BN == 128), "group pairs: two 64-column boxes");
   static_assert(!RP || (BM == 128 && RES == 0 && CL == 1 && NB == 1 && !PACK && !GP), "row pairs: two 64-row halves");
-  static_assert(!ER || (RES == 0 && CL == 1 && !GP && !RP), "early release: the streaming tiles of one CTA");
   const bool rows_tma = copy & kRowsTma, grouped = copy & kGroupedTma, fence_every_step = copy & kFenceEveryStep;
   const bool trim_tail = grouped && (copy & kTrimTail);
   const bool narrow_w = CL == 1 && (copy & kNarrowW);  // (pairs multicast whole boxes)
@@ -804,13 +798,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   };
 #pragma unroll 1
   while (true) {
-    if constexpr (ER) {  // starved: free what this warp holds before waiting (see ER above)
-      if ((have_prev || store_stage >= 0) && !__shfl_sync(0xffffffffu, mbar_test(&full[stage], phase), 0)) {
-        wgmma_wait<0>();
-        settle_store();
-        if (have_prev) release(prev), have_prev = false;
-      }
-    }
     mbar_wait(&full[stage], phase);
     const StageHeader h = header[stage];
     // No wgmma is in flight here (the item's last step waited), but ptxas cannot prove it on this

@@ -161,30 +161,6 @@ TEST(SanitizerSmall, TallTilesTmaStore) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
   set_ws_tma_store_tall(before);
 }
-// set_ws_early_release (wgs_gemm.cuh ER) under the sanitizers: a starved consumer warp frees its
-// finished stage and settles a TMA store before it waits, so the producer refills that stage while
-// other warps may still be in their last step's wgmma on their own rows of it. Every ws and wsl
-// tile (those compiled without it, ws64x64, ws64x192, wsl64x64 and wsl64x192, run as always),
-// packed s = 80 on wsl64x128, the gated FFN's gate/up at s = 224; BF16 (the one type it is
-// compiled for), rows in closed form with partial tiles (37 per type).
-TEST(SanitizerSmall, EarlyRelease) {
-  const bool before = ws_early_release();
-  set_ws_early_release(true);
-  uint64_t seed = 3300;
-  for (const TileConfig& t : compiled_forward_tiles()) {
-    if (t.engine != TileEngine::wgmma_ws && t.engine != TileEngine::wgmma_ws_lean) continue;
-    set_forward_tiles(t);
-    run_conformance({"sanitize-early/rows37-" + tile_name(t), complete_table(4), same(4, 128), same(4, 72)},
-                    DType::bf16, false, 4 * 37, seed++, kFwdFused);
-  }
-  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
-  run_conformance({"sanitize-early/packed-s80", complete_table(4), same(4, 80), same(4, 136)}, DType::bf16, false, 4 * 37,
-                  seed++, kFwdFused);
-  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
-  run_conformance({"sanitize-early/ffn-s224", complete_table(4), same(4, 224), same(4, 64)}, DType::bf16, false, 4 * 37,
-                  seed++, kFfn);
-  set_ws_early_release(before);
-}
 // The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
 // the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
 // no grid stride divides (65539 chunks of 16 bytes) and for one pass.
@@ -865,32 +841,6 @@ TEST(WsTmaStore, ResultsAsWithout) {
   both_ways(ws_tma_store, set_ws_tma_store,
             [](bool on) { ws_switch_cases(on ? "tma-store" : "thread-store", on ? 1400 : 1500); });
 }
-// set_ws_early_release(true) and (false, the default): the streaming warp-specialised tiles' consumers
-// free a finished stage while they wait for the next one (wgmma_ws ER). Only when a stage goes back
-// to the producer changes, so every warp-specialised tile's switch cases, the packed widths on
-// wsl64x128 (s = 160 packs, s = 80 packs under `always`, both at q = 32 on 2048 cyclic rows: many
-// items per CTA, the consumers starve at every item's start) and the gated FFN's gate/up on its packed
-// (s = 224) and trimmed (s = 80) widths must give the reference's results both ways.
-TEST(WsEarlyRelease, ResultsAsWithout) {
-  both_ways(ws_early_release, set_ws_early_release, [](bool on) {
-    const std::string p = on ? "early-release" : "late-release";
-    uint64_t seed = on ? 3400 : 3500;
-    ws_switch_cases(p, seed);
-    const WsPackTerms pack = ws_pack_terms();
-    set_ws_pack_terms(WsPackTerms::always);
-    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
-    for (uint32_t s : {160u, 80u})
-      run_conformance({p + "/complete:32-s" + std::to_string(s) + "-wsl64x128", complete_table(32), same(32, s),
-                       same(32, 200)},
-                      DType::bf16, false, 2048, seed + 50 + s, kFwdFused);
-    set_ws_pack_terms(pack);
-    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
-    for (uint32_t s : {224u, 80u})
-      run_conformance({p + "/ffn-s" + std::to_string(s), complete_table(32), same(32, s), same(32, 64)}, DType::bf16,
-                      false, 2048, seed + 60 + s, kFfn);
-  });
-}
-
 // set_row_pairs_two_per_sm: the row-pair tiles with 3 stages and two CTAs per SM give the results
 // of the default (6 stages, one CTA per SM): every warp-specialised tile's switch cases both ways.
 TEST(RowPairTiles, TwoPerSmResultsAsWithout) {

@@ -37,16 +37,6 @@ template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSil
 template __global__ void wgs_forward_kernel<__half, 64, 128, 2, 0, 2, kSiluMul>(QALG_WGS_PARAMS);
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 2, 0, 4, kSiluMul>(QALG_WGS_PARAMS);  // wsl64x64 gate/up
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul, 1, true>(QALG_WGS_PARAMS);  // packed gate/up
-// the early release (ER, thirty-third session) on the tiles that take it. (With these in the same
-// file, ptxas spills 16 bytes instead of 12 in the packed gate/up above; in launch_forward.cu every
-// other kernel's registers and spills are as without them.)
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3, kStore, 1, false, false, false, true>(QALG_WGS_PARAMS);
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 3, 0, 3, kStore, 1, true, false, false, true>(QALG_WGS_PARAMS);
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 128, 4, 0, 1, kStore, 1, false, false, false, true>(QALG_WGS_PARAMS);
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 128, 6, 0, 1, kStore, 1, false, false, false, true>(QALG_WGS_PARAMS);
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 64, 4, 0, 2, kStore, 1, false, false, false, true>(QALG_WGS_PARAMS);
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul, 1, false, false, false, true>(QALG_WGS_PARAMS);
-template __global__ void wgs_forward_kernel<__nv_bfloat16, 64, 64, 3, 0, 3, kSiluMul, 1, true, false, false, true>(QALG_WGS_PARAMS);
 #undef QALG_WGS_PARAMS
 template __global__ void wst_forward_kernel<__nv_bfloat16, 4, 128, 4, 1>(GemmArgs, uint32_t, uint32_t,
                                                                          const __grid_constant__ CUtensorMap,

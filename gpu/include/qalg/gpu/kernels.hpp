@@ -279,15 +279,6 @@ bool ws_tma_store_tall();
 // either way. Process-wide; the bench's QALG_WSM_TWO_PER_SM=0|1.
 void set_row_pairs_two_per_sm(bool on);
 bool row_pairs_two_per_sm();
-// The early stage release (thirty-third session; wgs_gemm.cuh ER): a consumer warp of the streaming
-// warp-specialised tiles (ws64x128, ws128x64, ws128x128, wsl64x128 packed or not, and the gated
-// FFN's ws64x64 gate/up; not wsl64x192, where ptxas spills 66 bytes with it) whose next stage has not landed frees the stage it has finished at
-// once instead of after the next stage's wgmma is issued, so the producer can refill it while the
-// consumers starve. BF16 only (FP16 runs the plain kernels). Off by default; in the twenty-second
-// session (as a runtime branch in every kernel) Qwen3-32B ran 2-5 % faster and most other rows 0-8 %
-// slower. Results are the same either way. Process-wide; the bench's QALG_WS_EARLY_RELEASE=0|1.
-void set_ws_early_release(bool on);
-bool ws_early_release();
 // The warp-specialised tiles on plans whose equal input widths s are multiples of 8 but not of 64
 // (Qwen3-4B s = 80, Qwen3-32B s = 160 at q = 32, the DeepSeek-V3 FFN's s = 224): a term's last,
 // partly empty step loads only the W rows it needs, in 16-row boxes, and its wgmma reduces only
