@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   // they trim the partly empty last steps of s % 64 != 0 terms; QALG_WS_NARROW_W=0|1: they copy only
   // the W boxes a narrow item reaches; QALG_FFN_PDL=0|1 (twenty-first): the gated FFN's down
   // projection by programmatic dependent launch; QALG_WS_ORDER=columns|types: their item order; QALG_SQUARE_N: the square suite's n
-  // (a positive multiple of 128).
+  // (a positive multiple of 128); QALG_WS_TERM_STRIDE=0|1 (thirty-third): the first item's terms
+  // read beside the item (set_ws_term_stride).
   // A two-valued switch: `off` or `on` (0 or 1 unless named), anything else refused.
   auto flag = [](const char* name, void (*set)(bool), const char* off = "0", const char* on = "1") {
     const char* v = std::getenv(name);
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
       !flag("QALG_WS_TMA_STORE_TALL", qalg::gpu::set_ws_tma_store_tall) ||
       !flag("QALG_WSM_TWO_PER_SM", qalg::gpu::set_row_pairs_two_per_sm) ||
+      !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) || !flag("QALG_FFN_PACK", qalg::gpu::set_ffn_pack_terms))
     return 2;

@@ -71,6 +71,8 @@ struct WorkList {
   bool group_pairs = false;
   // ListKind::forward_row_pairs: the list paired (work_list.hpp pair_row_items); false: no items.
   bool row_pairs = false;
+  // The forward lists (forward, forward_by_rows, forward_by_types): terms_in_item_order's stride.
+  uint32_t term_stride = 0;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);

@@ -313,9 +313,14 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     });
   }
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
+  // (items_pair before the terms are copied into item order: it asks whether two items share theirs)
+  const bool pairs = (kind == ListKind::forward || kind == ListKind::forward_by_types) && detail::items_pair(items, terms);
+  const bool forward = kind == ListKind::forward || kind == ListKind::forward_by_rows || kind == ListKind::forward_by_types;
+  const uint32_t stride = forward ? detail::terms_in_item_order(items, terms) : 0u;
   auto& wl = lists[key];
   wl.upload(items, terms);
-  if (kind == ListKind::forward || kind == ListKind::forward_by_types) wl.pairs = detail::items_pair(items, terms);
+  wl.term_stride = stride;
+  wl.pairs = pairs;
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));

@@ -30,6 +30,7 @@ std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (sess
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
 std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's gate/up (set_ffn_pack_terms)
+std::atomic<bool> g_ws_term_stride{false};       // GemmArgs::term_stride (set_ws_term_stride, session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -126,6 +127,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                               : tensor_map_2d(a.B0, dt, K, N, CL > 1 ? 32 : 8, 64);
   const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
+  a.term_stride = g_ws_term_stride ? wl.term_stride : 0u;  // (with_list keeps it)
   const CUtensorMap mA = !rows_tma ? m8
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, box_rows)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, box_rows);
@@ -626,6 +628,8 @@ void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
 bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_tma_store_tall(bool on) { g_ws_tma_store_tall = on; }
+void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
+bool ws_term_stride() { return g_ws_term_stride.load(); }
 void set_row_pairs_two_per_sm(bool on) { g_row_pairs_two_per_sm = on; }
 bool row_pairs_two_per_sm() { return g_row_pairs_two_per_sm.load(); }
 bool ws_tma_store_tall() { return g_ws_tma_store_tall.load(); }

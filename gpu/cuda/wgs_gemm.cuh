@@ -489,9 +489,16 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
     };
     grid_dependency_wait();
+    // term_stride (set_ws_term_stride; work_list.hpp terms_in_item_order): every item has that many
+    // terms, item i's at i · term_stride, so the first item's terms are read beside the item, not
+    // after it: one round trip before the CTA's first copy instead of two. Their load comes first in
+    // the code (so that ptxas issues it before it waits for the item's) and through a pointer (as a
+    // branch on term_stride, ptxas spilled 36-92 bytes in three of the probe's kernels).
+    const Term* t0 = g.term_stride != 0 ? g.terms + uint64_t(first_item) * g.term_stride : nullptr;
+    const Term tw0 = t0 && first_item < end_item && lane < g.term_stride ? t0[lane] : Term{};
     WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
-    Term tw = lane_term(w);
+    Term tw = t0 ? tw0 : lane_term(w);
 #pragma unroll 1
     for (uint32_t item = first_item; item < end_item; item += stride) {
       const bool has_next = item + stride < end_item;

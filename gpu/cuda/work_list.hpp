@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -466,9 +467,36 @@ inline bool pair_row_items(const std::vector<WorkItem>& items, const std::vector
   return true;
 }
 
+// Rewrites terms so that item i's terms are its own copy, in item order (an item's terms may be
+// shared with other items, or lie anywhere after a sort of the items), and returns the list's term
+// stride: T where every item has exactly T terms (1 <= T <= 32), so item i's terms are
+// [i·T, i·T + T); else 0. Each item keeps its terms in their order; nothing else changes.
+// Why (thirty-third session): the warp-specialised producer reads an item, then its terms (their
+// first index is in the item), two dependent round trips before a CTA's first copy; Nsight Compute's
+// PM sampling on DeepSeek-V3 showed ~2-3 µs of every run's start with no DRAM traffic, and the
+// Qwen3-30B expert runs one item per CTA, so its start is its whole chain. With a stride the first
+// item's terms are read beside the item (wgs_gemm.cuh, GemmArgs::term_stride).
+inline uint32_t terms_in_item_order(std::vector<WorkItem>& items, std::vector<Term>& terms) {
+  std::vector<Term> out;
+  out.reserve(terms.size());
+  uint32_t stride = items.empty() ? 0u : items[0].term_count;
+  for (WorkItem& w : items) {
+    const uint32_t begin = uint32_t(out.size());
+    out.insert(out.end(), terms.begin() + w.term_begin, terms.begin() + w.term_begin + w.term_count);
+    w.term_begin = begin;
+    if (w.term_count != stride) stride = 0;
+  }
+  if (out.size() > UINT32_MAX) throw std::invalid_argument("terms_in_item_order: more than 2^32 terms");
+  terms = std::move(out);
+  return stride <= 32 ? stride : 0u;
+}
+
 struct GemmArgs {
   const WorkItem* items = nullptr;
   const Term* terms = nullptr;
+  // terms_in_item_order's stride where the list has one and set_ws_term_stride is on (else 0): the
+  // warp-specialised producer reads its first item's terms at first_item · term_stride + lane.
+  uint32_t term_stride = 0;
   const uint32_t* rows = nullptr;  // grouped row list (rows of type 0, then type 1, ...)
   RowFormula row_formula;          // the same list in closed form where c != 0 (wg_gemm.cuh only)
   const void* A = nullptr;

@@ -848,6 +848,26 @@ TEST(RowPairTiles, TwoPerSmResultsAsWithout) {
             [](bool on) { ws_switch_cases(on ? "wsm-two-per-sm" : "wsm-one-per-sm", on ? 1470 : 1480); });
 }
 
+// set_ws_term_stride(true) and (false, the default): the warp-specialised producers read their first
+// item's terms beside the item where every item of the list has the same number of terms (the
+// lists keep each item's terms in item order either way). Every warp-specialised tile's switch
+// cases (the square: two terms per item; unequal output widths: items of one and of two groups),
+// Qwen3-32B's grouped widths on packed wsl64x128 at q = 32 (2048 cyclic rows: many items per CTA)
+// and the gated FFN's gate/up at s = 224 must give the reference's results both ways.
+TEST(WsTermStride, ResultsAsWithout) {
+  both_ways(ws_term_stride, set_ws_term_stride, [](bool on) {
+    const std::string p = on ? "term-stride" : "term-chain";
+    const uint64_t seed = on ? 3600 : 3700;
+    ws_switch_cases(p, seed);
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
+    run_conformance({p + "/complete:32-s160-wsl64x128", complete_table(32), same(32, 160), same(32, 200)}, DType::bf16,
+                    false, 2048, seed + 90, kFwdFused);
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+    run_conformance({p + "/ffn-s224", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false, 2048,
+                    seed + 91, kFfn);
+  });
+}
+
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
 // thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {

@@ -17,6 +17,7 @@ using qalg::gpu::detail::ItemGroup;
 using qalg::gpu::detail::kMaxGroup;
 using qalg::gpu::detail::merge_adjacent_terms;
 using qalg::gpu::detail::Term;
+using qalg::gpu::detail::terms_in_item_order;
 using qalg::gpu::detail::WorkItem;
 
 // Σ_t coef_t · [a_t, a_t + len_t) as (index, diagonal) → total coefficient: what a kernel sums.
@@ -614,5 +615,74 @@ TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
   // (with grouped widths the kernel's maps zero-fill past a group: partial steps pair)
   EXPECT_TRUE(pair_row_items(items, partial, 64, true, out, t));
   EXPECT_EQ(out.size(), 2u);
+}
+
+// terms_in_item_order: random lists whose items share term ranges, overlap them or point anywhere
+// (as build_forward's shared terms and a sort of the items leave them). Every item keeps exactly
+// its terms in their order; the terms are the items' own, consecutive in item order; the stride is
+// T exactly when every item has T terms with 1 <= T <= 32, else 0.
+QALG_PROPERTY(TermsInItemOrder, EveryItemKeepsItsTermsAndTheStrideIsExact) {
+  std::mt19937_64 rng(seed);
+  std::vector<Term> terms(1 + rng() % 40);
+  for (size_t t = 0; t < terms.size(); ++t)
+    terms[t] = Term{uint32_t(rng() % 1000), uint32_t(8 * (rng() % 9)), float(int(rng() % 5) - 2), uint32_t(rng() % 2)};
+  const bool equal = rng() % 2 == 0;  // every item the same count (the stride case), or any
+  const uint32_t common = uint32_t(rng() % std::min<size_t>(terms.size() + 1, 34));
+  std::vector<WorkItem> items(rng() % 12);
+  for (WorkItem& w : items) {
+    w.term_count = equal ? common : uint32_t(rng() % (terms.size() + 1));
+    w.term_begin = uint32_t(rng() % (terms.size() - w.term_count + 1));
+    w.m_begin = uint32_t(rng() % 100), w.n_begin = uint32_t(rng() % 100);
+  }
+  const std::vector<WorkItem> before_items = items;
+  const std::vector<Term> before_terms = terms;
+  const uint32_t stride = terms_in_item_order(items, terms);
+  PROP_ASSERT(items.size() == before_items.size());
+  uint32_t next = 0;
+  bool all_same = !items.empty();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const WorkItem &w = items[i], &b = before_items[i];
+    PROP_ASSERT(w.m_begin == b.m_begin && w.n_begin == b.n_begin && w.term_count == b.term_count);
+    PROP_ASSERT(w.term_begin == next);  // consecutive, in item order
+    for (uint32_t t = 0; t < w.term_count; ++t) {
+      const Term &x = terms[w.term_begin + t], &y = before_terms[b.term_begin + t];
+      PROP_ASSERT(x.a == y.a && x.len == y.len && x.coef == y.coef && x.diagonal == y.diagonal);
+    }
+    next += w.term_count;
+    all_same = all_same && w.term_count == items[0].term_count;
+  }
+  PROP_ASSERT(terms.size() == next);
+  const uint32_t expect = all_same && items[0].term_count >= 1 && items[0].term_count <= 32 ? items[0].term_count : 0u;
+  PROP_ASSERT(stride == expect);
+  for (size_t i = 0; stride && i < items.size(); ++i) PROP_ASSERT(items[i].term_begin == i * stride);
+}
+
+// The shape the kernels see: four items of two terms each, the first two sharing one range of terms
+// and the last two listed before them (a sort by types), give stride 2 with item i's terms at 2i;
+// one item with three terms gives 0, as do 33 terms per item and an empty list.
+TEST(TermsInItemOrder, SharedAndSortedRangesGetTheirOwnCopies) {
+  const std::vector<Term> base = {Term{0, 64, 1.f, 0}, Term{64, 64, 1.f, 1}, Term{128, 64, 2.f, 0}, Term{192, 64, 1.f, 1}};
+  std::vector<Term> terms = base;
+  std::vector<WorkItem> items = {WorkItem{0, 64, 0, 128, 2, 2}, WorkItem{0, 64, 128, 128, 2, 2},
+                                 WorkItem{64, 64, 0, 128, 0, 2}, WorkItem{64, 64, 128, 128, 0, 2}};
+  EXPECT_EQ(terms_in_item_order(items, terms), 2u);
+  ASSERT_EQ(terms.size(), 8u);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(items[i].term_begin, 2 * i);
+  EXPECT_EQ(terms[0].a, 128u);  // item 0's terms were base[2], base[3]
+  EXPECT_EQ(terms[2].a, 128u);  // item 1 shared them: its own copy now
+  EXPECT_EQ(terms[4].a, 0u);
+  EXPECT_EQ(terms[7].a, 64u);
+  EXPECT_EQ(terms[7].diagonal, 1u);
+  std::vector<Term> t3 = base;
+  std::vector<WorkItem> uneven = {WorkItem{0, 64, 0, 128, 0, 2}, WorkItem{64, 64, 0, 128, 0, 3}};
+  EXPECT_EQ(terms_in_item_order(uneven, t3), 0u);
+  EXPECT_EQ(uneven[1].term_begin, 2u);
+  std::vector<Term> many(33, Term{0, 8, 1.f, 0});
+  std::vector<WorkItem> wide = {WorkItem{0, 64, 0, 64, 0, 33}};
+  EXPECT_EQ(terms_in_item_order(wide, many), 0u);
+  std::vector<Term> none;
+  std::vector<WorkItem> empty;
+  EXPECT_EQ(terms_in_item_order(empty, none), 0u);
+  EXPECT_TRUE(none.empty());
 }
 }  // namespace

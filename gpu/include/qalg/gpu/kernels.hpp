@@ -279,6 +279,16 @@ bool ws_tma_store_tall();
 // either way. Process-wide; the bench's QALG_WSM_TWO_PER_SM=0|1.
 void set_row_pairs_two_per_sm(bool on);
 bool row_pairs_two_per_sm();
+// The warp-specialised tiles read their first item's terms beside the item instead of after it,
+// where every item of the forward list has the same number of terms (at most 32; the lists keep
+// each item's terms in item order, work_list.hpp terms_in_item_order). Why (thirty-third session):
+// Nsight Compute's PM sampling of DeepSeek-V3's projection (H100) showed the first ~2-3 µs of the
+// kernel without DRAM traffic, and the producer's item → terms loads are two dependent round trips
+// before a CTA's first copy (the Qwen3-30B expert runs one item per CTA). Off by default: written
+// after the session's last device call, NOT yet run on a GPU. Results are the same either way.
+// Process-wide; the bench's QALG_WS_TERM_STRIDE=0|1.
+void set_ws_term_stride(bool on);
+bool ws_term_stride();
 // The warp-specialised tiles on plans whose equal input widths s are multiples of 8 but not of 64
 // (Qwen3-4B s = 80, Qwen3-32B s = 160 at q = 32, the DeepSeek-V3 FFN's s = 224): a term's last,
 // partly empty step loads only the W rows it needs, in 16-row boxes, and its wgmma reduces only
