@@ -19,7 +19,8 @@
 #           scripts/prepare_device_carry.sh): ffn suite and ablate tma-store, both builds, twice;
 #           AB_REF_SELF=1: the reference is HEAD's build with default settings (runtime switches)
 #   ncu     (twenty-second session) Nsight Compute (full set, SASS stall samples) on one ablate kernel
-#           (NCU_SHAPE, NCU_VARIANT, NCU_MODE); the top stalled instructions by scripts/ncu_top_stalls.py
+#           (NCU_SHAPE, NCU_VARIANT, NCU_MODE); the top stalled instructions by scripts/ncu_top_stalls.py;
+#           (thirty-third) the PM-sampling timeline by scripts/ncu_pm_timeline.py (raw page, *_raw.csv.gz)
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
 #           later steps run with the faster (QALG_FFN_PDL exported)
 #   segments (twenty-seventh session) the bench suite segments: the narrow kernel's memory pattern (Y-like
@@ -224,7 +225,10 @@ EOF3
           "$W/${tag}_details.txt" | head -40
         python3 scripts/ncu_top_stalls.py "$W/${tag}_source.csv" | tee "$W/${tag}_top.txt" | head -60
         cp "$W/${tag}_top.txt" "$W/${tag}_details.txt" "$O/" 2>/dev/null
-        gzip -c "$W/${tag}_source.csv" >"$O/${tag}_source.csv.gz"
+        # (thirty-third session) the PM-sampling timeline (raw page) instead of the SASS source page,
+        # which top.txt summarises: at most 8 files come back, 4 per run with the logs would not fit
+        ncu -i "$W/$tag.ncu-rep" --page raw --csv --print-metric-instances values 2>/dev/null | gzip >"$O/${tag}_raw.csv.gz"
+        python3 scripts/ncu_pm_timeline.py "$O/${tag}_raw.csv.gz" | tee "$W/${tag}_timeline.txt"
       done
       ;;
     tests)

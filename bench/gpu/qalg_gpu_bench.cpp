@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   // the W boxes a narrow item reaches; QALG_FFN_PDL=0|1 (twenty-first): the gated FFN's down
   // projection by programmatic dependent launch; QALG_WS_ORDER=columns|types: their item order; QALG_SQUARE_N: the square suite's n
   // (a positive multiple of 128); QALG_WS_TERM_STRIDE=0|1 (thirty-third): the first item's terms
-  // read beside the item (set_ws_term_stride).
+  // read beside the item (set_ws_term_stride); QALG_WS_EXIT_AFTER_READ=0|1: the CTAs end once their
+  // last TMA stores have read the tile (set_ws_exit_after_read).
   // A two-valued switch: `off` or `on` (0 or 1 unless named), anything else refused.
   auto flag = [](const char* name, void (*set)(bool), const char* off = "0", const char* on = "1") {
     const char* v = std::getenv(name);
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
       !flag("QALG_WS_TMA_STORE_TALL", qalg::gpu::set_ws_tma_store_tall) ||
       !flag("QALG_WSM_TWO_PER_SM", qalg::gpu::set_row_pairs_two_per_sm) ||
       !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
+      !flag("QALG_WS_EXIT_AFTER_READ", qalg::gpu::set_ws_exit_after_read) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) || !flag("QALG_FFN_PACK", qalg::gpu::set_ffn_pack_terms))
     return 2;

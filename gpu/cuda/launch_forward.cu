@@ -31,6 +31,7 @@ std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: s
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
 std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's gate/up (set_ffn_pack_terms)
 std::atomic<bool> g_ws_term_stride{false};       // GemmArgs::term_stride (set_ws_term_stride, session 33)
+std::atomic<bool> g_ws_exit_after_read{false};   // wgs_gemm.cuh kExitAfterRead (session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -134,6 +135,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   uint32_t copy = (rows_tma ? kRowsTma : 0u) | (grouped ? kGroupedTma : 0u) |
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
                         (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) |
+                        (g_ws_exit_after_read ? kExitAfterRead : 0u) |
                         ablation_copy_flags();
   const CUtensorMap u64 = GP                ? tensor_map_column_groups(a.B0, dt, K, r, uint32_t(N / r))
                           : EPI != kSiluMul ? m64
@@ -628,6 +630,8 @@ void set_paired_cluster_scope(bool on) { g_pair_cluster_scope = on; }
 void set_ws_tma_store(bool on) { g_ws_tma_store = on; }
 bool ws_tma_store() { return g_ws_tma_store.load(); }
 void set_ws_tma_store_tall(bool on) { g_ws_tma_store_tall = on; }
+void set_ws_exit_after_read(bool on) { g_ws_exit_after_read = on; }
+bool ws_exit_after_read() { return g_ws_exit_after_read.load(); }
 void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
 bool ws_term_stride() { return g_ws_term_stride.load(); }
 void set_row_pairs_two_per_sm(bool on) { g_row_pairs_two_per_sm = on; }

@@ -868,6 +868,20 @@ TEST(WsTermStride, ResultsAsWithout) {
   });
 }
 
+// set_ws_exit_after_read(true) and (false, the default): the warp-specialised tiles' CTAs end once
+// their last TMA stores have read the tile from shared memory. Every warp-specialised tile's switch
+// cases (the results are read after the grid has completed) and the gated FFN at s = 224, whose
+// down projection reads H by programmatic dependent launch right after gate/up's grid, both ways.
+TEST(WsExitAfterRead, ResultsAsWithout) {
+  both_ways(ws_exit_after_read, set_ws_exit_after_read, [](bool on) {
+    const std::string p = on ? "exit-after-read" : "exit-after-write";
+    const uint64_t seed = on ? 3800 : 3900;
+    ws_switch_cases(p, seed);
+    run_conformance({p + "/ffn-s224", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false, 2048,
+                    seed + 91, kFfn);
+  });
+}
+
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
 // thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {

@@ -289,6 +289,14 @@ bool row_pairs_two_per_sm();
 // Process-wide; the bench's QALG_WS_TERM_STRIDE=0|1.
 void set_ws_term_stride(bool on);
 bool ws_term_stride();
+// The warp-specialised tiles with the TMA stores end once their last stores have read the tile
+// from shared memory instead of once they are written (wgs_gemm.cuh kExitAfterRead; the grid still
+// completes only when every write has). Why (thirty-third session): the PM sampling of DeepSeek-V3's
+// projection showed ~3 µs at the end of each run with no DRAM reads. Off by default: written after
+// the session's last device call, NOT yet run on a GPU. Results are the same either way.
+// Process-wide; the bench's QALG_WS_EXIT_AFTER_READ=0|1.
+void set_ws_exit_after_read(bool on);
+bool ws_exit_after_read();
 // The warp-specialised tiles on plans whose equal input widths s are multiples of 8 but not of 64
 // (Qwen3-4B s = 80, Qwen3-32B s = 160 at q = 32, the DeepSeek-V3 FFN's s = 224): a term's last,
 // partly empty step loads only the W rows it needs, in 16-row boxes, and its wgmma reduces only
