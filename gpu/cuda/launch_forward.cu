@@ -613,6 +613,10 @@ bool paired_tiles_apply(const DeviceBatch& b, TileConfig t) {
          b.impl().list(b, g_ws_types_outer ? ListKind::forward_by_types : ListKind::forward, t.bm, t.bn).pairs;
 }
 
+uint32_t forward_term_stride(const DeviceBatch& b, TileConfig t) {
+  return b.impl().list(b, g_ws_types_outer ? ListKind::forward_by_types : ListKind::forward, t.bm, t.bn).term_stride;
+}
+
 bool group_pair_tiles_apply(const DeviceBatch& b, TileConfig t) {
   return special_tile_candidate(b, t, TileEngine::wgmma_ws_group_pairs) &&
          group_pairs_launchable(b, b.plan().K(), b.plan().N());

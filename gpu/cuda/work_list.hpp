@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -467,28 +466,32 @@ inline bool pair_row_items(const std::vector<WorkItem>& items, const std::vector
   return true;
 }
 
-// Rewrites terms so that item i's terms are its own copy, in item order (an item's terms may be
-// shared with other items, or lie anywhere after a sort of the items), and returns the list's term
-// stride: T where every item has exactly T terms (1 <= T <= 32), so item i's terms are
-// [i·T, i·T + T); else 0. Each item keeps its terms in their order; nothing else changes.
+// Gives every item a slot of T terms of its own, item i's at [i·T, i·T + T), where T is the most
+// terms any item has: its terms in their order, then Term{} (the kernels read an item's terms only
+// below its term_count; the warp-specialised producer's lanes past it hold Term{} either way).
+// Returns T, the list's term stride; or 0, leaving items and terms as they were, where no item has a
+// term, some item has more than 32 (a warp's lanes) or the slots would pass kMaxStridedTerms.
+// (An item's terms may be shared with other items or lie anywhere after a sort of the items, as
+// build_forward and the forward_by_* lists leave them; the complete-graph law's diagonal items have
+// one term, the others two, so without the padding no such list would have a stride.)
 // Why (thirty-third session): the warp-specialised producer reads an item, then its terms (their
 // first index is in the item), two dependent round trips before a CTA's first copy; Nsight Compute's
 // PM sampling on DeepSeek-V3 showed ~2-3 µs of every run's start with no DRAM traffic, and the
 // Qwen3-30B expert runs one item per CTA, so its start is its whole chain. With a stride the first
 // item's terms are read beside the item (wgs_gemm.cuh, GemmArgs::term_stride).
+constexpr uint64_t kMaxStridedTerms = uint64_t(1) << 22;  // 64 MB of terms
 inline uint32_t terms_in_item_order(std::vector<WorkItem>& items, std::vector<Term>& terms) {
-  std::vector<Term> out;
-  out.reserve(terms.size());
-  uint32_t stride = items.empty() ? 0u : items[0].term_count;
-  for (WorkItem& w : items) {
-    const uint32_t begin = uint32_t(out.size());
-    out.insert(out.end(), terms.begin() + w.term_begin, terms.begin() + w.term_begin + w.term_count);
-    w.term_begin = begin;
-    if (w.term_count != stride) stride = 0;
+  uint32_t T = 0;
+  for (const WorkItem& w : items) T = std::max(T, w.term_count);
+  if (T == 0 || T > 32 || uint64_t(items.size()) * T > kMaxStridedTerms) return 0;
+  std::vector<Term> out(items.size() * T);  // Term{}: the padding
+  for (size_t i = 0; i < items.size(); ++i) {
+    WorkItem& w = items[i];
+    std::copy(terms.begin() + w.term_begin, terms.begin() + w.term_begin + w.term_count, out.begin() + i * T);
+    w.term_begin = uint32_t(i * T);
   }
-  if (out.size() > UINT32_MAX) throw std::invalid_argument("terms_in_item_order: more than 2^32 terms");
   terms = std::move(out);
-  return stride <= 32 ? stride : 0u;
+  return T;
 }
 
 struct GemmArgs {

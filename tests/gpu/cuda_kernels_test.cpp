@@ -849,12 +849,22 @@ TEST(RowPairTiles, TwoPerSmResultsAsWithout) {
 }
 
 // set_ws_term_stride(true) and (false, the default): the warp-specialised producers read their first
-// item's terms beside the item where every item of the list has the same number of terms (the
-// lists keep each item's terms in item order either way). Every warp-specialised tile's switch
-// cases (the square: two terms per item; unequal output widths: items of one and of two groups),
+// item's terms beside the item where the forward list has a term stride (every item a slot of T
+// terms; the complete-graph law's: T = 2, its diagonal items padded). Every warp-specialised tile's
+// switch cases (the square and unequal output widths; the resident and paired tiles among them),
 // Qwen3-32B's grouped widths on packed wsl64x128 at q = 32 (2048 cyclic rows: many items per CTA)
-// and the gated FFN's gate/up at s = 224 must give the reference's results both ways.
+// and the gated FFN's gate/up at s = 224 must give the reference's results both ways; the lists of
+// those shapes must have a stride (else the switch would not reach the kernel's new load), and
+// Q_2^{⊗2}'s too (up to four terms per item).
 TEST(WsTermStride, ResultsAsWithout) {
+  {
+    const DevicePlan plan(lower_table(complete_table(32), same(32, 160), same(32, 200)));
+    const DeviceBatch batch(plan, cyclic_types(2048, 32));
+    EXPECT_EQ(forward_term_stride(batch, {64, 128, 5, TileEngine::wgmma_ws_lean}), 2u);
+    const DevicePlan q2(lower_table(q2_power(2), same(4, 128), same(4, 128)));
+    const DeviceBatch b2(q2, cyclic_types(4 * 64, 4));
+    EXPECT_GE(forward_term_stride(b2, {64, 128, 5, TileEngine::wgmma_ws}), 2u);
+  }
   both_ways(ws_term_stride, set_ws_term_stride, [](bool on) {
     const std::string p = on ? "term-stride" : "term-chain";
     const uint64_t seed = on ? 3600 : 3700;
@@ -862,6 +872,8 @@ TEST(WsTermStride, ResultsAsWithout) {
     set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws_lean});
     run_conformance({p + "/complete:32-s160-wsl64x128", complete_table(32), same(32, 160), same(32, 200)}, DType::bf16,
                     false, 2048, seed + 90, kFwdFused);
+    run_conformance({p + "/Q2^2-wsl64x128", q2_power(2), same(4, 128), same(4, 136)}, DType::bf16, false, 4 * 100,
+                    seed + 92, kFwdFused);
     set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
     run_conformance({p + "/ffn-s224", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false, 2048,
                     seed + 91, kFfn);
@@ -870,8 +882,9 @@ TEST(WsTermStride, ResultsAsWithout) {
 
 // set_ws_exit_after_read(true) and (false, the default): the warp-specialised tiles' CTAs end once
 // their last TMA stores have read the tile from shared memory. Every warp-specialised tile's switch
-// cases (the results are read after the grid has completed) and the gated FFN at s = 224, whose
-// down projection reads H by programmatic dependent launch right after gate/up's grid, both ways.
+// cases (the results are read after the grid has completed) and the gated FFN at s = 224, also with
+// its down projection launched by PDL right after gate/up's grid (it reads H after
+// griddepcontrol.wait), both ways.
 TEST(WsExitAfterRead, ResultsAsWithout) {
   both_ways(ws_exit_after_read, set_ws_exit_after_read, [](bool on) {
     const std::string p = on ? "exit-after-read" : "exit-after-write";
@@ -879,6 +892,11 @@ TEST(WsExitAfterRead, ResultsAsWithout) {
     ws_switch_cases(p, seed);
     run_conformance({p + "/ffn-s224", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false, 2048,
                     seed + 91, kFfn);
+    const bool pdl = ffn_dependent_launch();  // and with the down projection by PDL after gate/up
+    set_ffn_dependent_launch(true);
+    run_conformance({p + "/ffn-s224-pdl", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false, 2048,
+                    seed + 93, kFfn);
+    set_ffn_dependent_launch(pdl);
   });
 }
 

@@ -618,71 +618,80 @@ TEST(PairRowItems, TwoTypesShareTheirDiagonalTermAndOtherListsDoNotPair) {
 }
 
 // terms_in_item_order: random lists whose items share term ranges, overlap them or point anywhere
-// (as build_forward's shared terms and a sort of the items leave them). Every item keeps exactly
-// its terms in their order; the terms are the items' own, consecutive in item order; the stride is
-// T exactly when every item has T terms with 1 <= T <= 32, else 0.
-QALG_PROPERTY(TermsInItemOrder, EveryItemKeepsItsTermsAndTheStrideIsExact) {
+// (as build_forward's shared terms and a sort of the items leave them), with equal or unequal term
+// counts. With a stride T (the most terms of any item, 1 <= T <= 32): every item keeps exactly its
+// terms in their order at i·T, the rest of its slot Term{}, and every other field; without one,
+// items and terms are untouched.
+QALG_PROPERTY(TermsInItemOrder, EveryItemKeepsItsTermsInASlotOfTheStride) {
   std::mt19937_64 rng(seed);
   std::vector<Term> terms(1 + rng() % 40);
   for (size_t t = 0; t < terms.size(); ++t)
-    terms[t] = Term{uint32_t(rng() % 1000), uint32_t(8 * (rng() % 9)), float(int(rng() % 5) - 2), uint32_t(rng() % 2)};
-  const bool equal = rng() % 2 == 0;  // every item the same count (the stride case), or any
-  const uint32_t common = uint32_t(rng() % std::min<size_t>(terms.size() + 1, 34));
+    terms[t] = Term{uint32_t(1 + rng() % 1000), uint32_t(8 * (1 + rng() % 9)), float(int(rng() % 5) - 2),
+                    uint32_t(rng() % 2)};
+  const uint32_t most = uint32_t(rng() % std::min<size_t>(terms.size() + 1, 36));  // sometimes > 32
   std::vector<WorkItem> items(rng() % 12);
   for (WorkItem& w : items) {
-    w.term_count = equal ? common : uint32_t(rng() % (terms.size() + 1));
+    w.term_count = rng() % 2 ? most : uint32_t(rng() % (most + 1));
     w.term_begin = uint32_t(rng() % (terms.size() - w.term_count + 1));
-    w.m_begin = uint32_t(rng() % 100), w.n_begin = uint32_t(rng() % 100);
+    w.m_begin = uint32_t(rng() % 100), w.m_count = uint32_t(rng() % 64), w.n_begin = uint32_t(rng() % 100);
+    w.n_count = uint32_t(rng() % 128), w.diag = float(rng() % 3), w.slot = uint32_t(rng() % 4);
   }
   const std::vector<WorkItem> before_items = items;
   const std::vector<Term> before_terms = terms;
   const uint32_t stride = terms_in_item_order(items, terms);
+  uint32_t T = 0;
+  for (const WorkItem& w : before_items) T = std::max(T, w.term_count);
+  PROP_ASSERT(stride == (T >= 1 && T <= 32 ? T : 0u));
+  auto same_term = [](const Term& x, const Term& y) {
+    return x.a == y.a && x.len == y.len && x.coef == y.coef && x.diagonal == y.diagonal;
+  };
   PROP_ASSERT(items.size() == before_items.size());
-  uint32_t next = 0;
-  bool all_same = !items.empty();
+  if (stride == 0) {
+    PROP_ASSERT(terms.size() == before_terms.size());
+    for (size_t t = 0; t < terms.size(); ++t) PROP_ASSERT(same_term(terms[t], before_terms[t]));
+    for (size_t i = 0; i < items.size(); ++i) PROP_ASSERT(items[i].term_begin == before_items[i].term_begin);
+    return;
+  }
+  PROP_ASSERT(terms.size() == items.size() * stride);
   for (size_t i = 0; i < items.size(); ++i) {
     const WorkItem &w = items[i], &b = before_items[i];
-    PROP_ASSERT(w.m_begin == b.m_begin && w.n_begin == b.n_begin && w.term_count == b.term_count);
-    PROP_ASSERT(w.term_begin == next);  // consecutive, in item order
-    for (uint32_t t = 0; t < w.term_count; ++t) {
-      const Term &x = terms[w.term_begin + t], &y = before_terms[b.term_begin + t];
-      PROP_ASSERT(x.a == y.a && x.len == y.len && x.coef == y.coef && x.diagonal == y.diagonal);
-    }
-    next += w.term_count;
-    all_same = all_same && w.term_count == items[0].term_count;
+    PROP_ASSERT(w.m_begin == b.m_begin && w.m_count == b.m_count && w.n_begin == b.n_begin && w.n_count == b.n_count);
+    PROP_ASSERT(w.diag == b.diag && w.slot == b.slot && w.term_count == b.term_count);
+    PROP_ASSERT(w.term_begin == i * stride);
+    for (uint32_t t = 0; t < stride; ++t)
+      PROP_ASSERT(same_term(terms[w.term_begin + t], t < w.term_count ? before_terms[b.term_begin + t] : Term{}));
   }
-  PROP_ASSERT(terms.size() == next);
-  const uint32_t expect = all_same && items[0].term_count >= 1 && items[0].term_count <= 32 ? items[0].term_count : 0u;
-  PROP_ASSERT(stride == expect);
-  for (size_t i = 0; stride && i < items.size(); ++i) PROP_ASSERT(items[i].term_begin == i * stride);
 }
 
-// The shape the kernels see: four items of two terms each, the first two sharing one range of terms
-// and the last two listed before them (a sort by types), give stride 2 with item i's terms at 2i;
-// one item with three terms gives 0, as do 33 terms per item and an empty list.
-TEST(TermsInItemOrder, SharedAndSortedRangesGetTheirOwnCopies) {
-  const std::vector<Term> base = {Term{0, 64, 1.f, 0}, Term{64, 64, 1.f, 1}, Term{128, 64, 2.f, 0}, Term{192, 64, 1.f, 1}};
+// The complete-graph law's shape: a diagonal item of one term and three of two, two of them sharing
+// one range and the last listed before the others (a sort by types), give stride 2, item i's terms
+// at 2i, the diagonal item's slot padded with Term{}; an item of 33 terms or no terms at all give 0
+// and leave the list as it was.
+TEST(TermsInItemOrder, TheLawsOneAndTwoTermItemsGetSlotsOfTwo) {
+  const std::vector<Term> base = {Term{0, 64, 1.f, 1}, Term{64, 64, 1.f, 0}, Term{128, 64, 1.f, 1},
+                                  Term{192, 64, 2.f, 0}};
   std::vector<Term> terms = base;
-  std::vector<WorkItem> items = {WorkItem{0, 64, 0, 128, 2, 2}, WorkItem{0, 64, 128, 128, 2, 2},
-                                 WorkItem{64, 64, 0, 128, 0, 2}, WorkItem{64, 64, 128, 128, 0, 2}};
+  std::vector<WorkItem> items = {WorkItem{0, 64, 0, 128, 0, 1}, WorkItem{0, 64, 128, 128, 1, 2},
+                                 WorkItem{64, 64, 0, 128, 1, 2}, WorkItem{64, 64, 128, 128, 2, 2}};
   EXPECT_EQ(terms_in_item_order(items, terms), 2u);
   ASSERT_EQ(terms.size(), 8u);
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(items[i].term_begin, 2 * i);
-  EXPECT_EQ(terms[0].a, 128u);  // item 0's terms were base[2], base[3]
-  EXPECT_EQ(terms[2].a, 128u);  // item 1 shared them: its own copy now
-  EXPECT_EQ(terms[4].a, 0u);
-  EXPECT_EQ(terms[7].a, 64u);
-  EXPECT_EQ(terms[7].diagonal, 1u);
-  std::vector<Term> t3 = base;
-  std::vector<WorkItem> uneven = {WorkItem{0, 64, 0, 128, 0, 2}, WorkItem{64, 64, 0, 128, 0, 3}};
-  EXPECT_EQ(terms_in_item_order(uneven, t3), 0u);
-  EXPECT_EQ(uneven[1].term_begin, 2u);
+  EXPECT_EQ(items[0].term_count, 1u);
+  EXPECT_EQ(terms[0].a, 0u);
+  EXPECT_EQ(terms[1].len, 0u);  // the padding
+  EXPECT_EQ(terms[1].coef, 1.f);
+  EXPECT_EQ(terms[2].a, 64u);  // item 1: base[1], base[2]
+  EXPECT_EQ(terms[3].a, 128u);
+  EXPECT_EQ(terms[4].a, 64u);  // item 2 shared item 1's range: its own copy now
+  EXPECT_EQ(terms[7].a, 192u);
+  EXPECT_EQ(terms[7].coef, 2.f);
   std::vector<Term> many(33, Term{0, 8, 1.f, 0});
   std::vector<WorkItem> wide = {WorkItem{0, 64, 0, 64, 0, 33}};
   EXPECT_EQ(terms_in_item_order(wide, many), 0u);
-  std::vector<Term> none;
-  std::vector<WorkItem> empty;
-  EXPECT_EQ(terms_in_item_order(empty, none), 0u);
-  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(many.size(), 33u);
+  std::vector<Term> one = {Term{5, 8, 1.f, 0}};
+  std::vector<WorkItem> none = {WorkItem{0, 64, 0, 64, 0, 0}};
+  EXPECT_EQ(terms_in_item_order(none, one), 0u);
+  EXPECT_EQ(one.size(), 1u);
 }
 }  // namespace

@@ -235,6 +235,10 @@ bool narrow_law_applies(const DeviceBatch& batch);
 // tile. Where false, a wsp tile runs as the wsl tile of its shape. (The 16-bit dtypes only: FP32
 // runs the CUDA-core kernel whatever the tile.)
 bool paired_tiles_apply(const DeviceBatch& batch, TileConfig t);
+// The term stride of the forward list that tile t's warp-specialised kernel walks on this batch (in
+// the process's item order): the terms per item slot (work_list.hpp terms_in_item_order), 0 where the
+// list has none. With set_ws_term_stride on, such a kernel reads its first item's terms beside the item.
+uint32_t forward_term_stride(const DeviceBatch& batch, TileConfig t);
 // Whether the forward of this batch with tile t (a "wsg" tile) runs as group pairs: equal output
 // widths r with 32 < r <= 64, multiples of 8, rows in closed form (cyclic or interval types, q | M),
 // every input width a multiple of 64, the TMA stores of 128-row tiles on (set_ws_tma_store and
@@ -280,8 +284,8 @@ bool ws_tma_store_tall();
 void set_row_pairs_two_per_sm(bool on);
 bool row_pairs_two_per_sm();
 // The warp-specialised tiles read their first item's terms beside the item instead of after it,
-// where every item of the forward list has the same number of terms (at most 32; the lists keep
-// each item's terms in item order, work_list.hpp terms_in_item_order). Why (thirty-third session):
+// where the forward list gives every item a slot of the same number of terms (at most 32, padded;
+// work_list.hpp terms_in_item_order, forward_term_stride). Why (thirty-third session):
 // Nsight Compute's PM sampling of DeepSeek-V3's projection (H100) showed the first ~2-3 µs of the
 // kernel without DRAM traffic, and the producer's item → terms loads are two dependent round trips
 // before a CTA's first copy (the Qwen3-30B expert runs one item per CTA). Off by default: written
