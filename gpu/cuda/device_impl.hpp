@@ -71,8 +71,12 @@ struct WorkList {
   bool group_pairs = false;
   // ListKind::forward_row_pairs: the list paired (work_list.hpp pair_row_items); false: no items.
   bool row_pairs = false;
-  // The forward lists (forward, forward_by_rows, forward_by_types): terms_in_item_order's stride.
+  // The forward lists (forward, forward_by_rows, forward_by_types): the same items with every item's
+  // terms in a slot of term_stride of its own (work_list.hpp terms_in_item_order; 0: none), which the
+  // warp-specialised kernels read instead under set_ws_term_stride.
   uint32_t term_stride = 0;
+  DeviceBuffer<WorkItem> slotted_items;
+  DeviceBuffer<Term> slotted_terms;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {
     items.upload(it);
     terms.upload(te.empty() ? std::vector<Term>{Term{}} : te);

@@ -313,14 +313,17 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     });
   }
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
-  // (items_pair before the terms are copied into item order: it asks whether two items share theirs)
-  const bool pairs = (kind == ListKind::forward || kind == ListKind::forward_by_types) && detail::items_pair(items, terms);
-  const bool forward = kind == ListKind::forward || kind == ListKind::forward_by_rows || kind == ListKind::forward_by_types;
-  const uint32_t stride = forward ? detail::terms_in_item_order(items, terms) : 0u;
   auto& wl = lists[key];
   wl.upload(items, terms);
-  wl.term_stride = stride;
-  wl.pairs = pairs;
+  if (kind == ListKind::forward || kind == ListKind::forward_by_types) wl.pairs = detail::items_pair(items, terms);
+  // The forward lists' copy in term slots (terms_in_item_order), for the warp-specialised kernels
+  // under set_ws_term_stride only: with the switch off every kernel reads the list as before.
+  if (kind == ListKind::forward || kind == ListKind::forward_by_rows || kind == ListKind::forward_by_types) {
+    std::vector<WorkItem> slotted = items;
+    std::vector<Term> slot_terms = terms;
+    wl.term_stride = detail::terms_in_item_order(slotted, slot_terms);
+    if (wl.term_stride) wl.slotted_items.upload(slotted), wl.slotted_terms.upload(slot_terms);
+  }
   if (!slots.empty()) {
     wl.slots.upload(slots);
     wl.partial.upload(std::vector<float>(slots.size() * size_t(bm) * bn, 0.0f));

@@ -128,7 +128,6 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                               : tensor_map_2d(a.B0, dt, K, N, CL > 1 ? 32 : 8, 64);
   const bool rows_tma = f.c != 0 && a.lda % 8 == 0;
   a.row_formula = f;  // the producer's row offsets from the formula (c = 0: from the list)
-  a.term_stride = g_ws_term_stride ? wl.term_stride : 0u;  // (with_list keeps it)
   const CUtensorMap mA = !rows_tma ? m8
                          : grouped ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, box_rows)
                                    : tensor_map_typed_rows(a.A, dt, K, a.lda, f, M, box_rows);
@@ -158,6 +157,11 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   // kTrimTail with x by TMA: x's trimmed steps as 16-column boxes (32B swizzle)
   const CUtensorMap mA16 = trim && rows_tma ? tensor_map_grouped_typed_rows(a.A, dt, s, q, a.lda, f, M, box_rows, 16) : mA;
   const uint32_t r_group = by_groups ? r : 0u;
+  // The list's items and terms; under set_ws_term_stride, where the list has term slots, the slotted
+  // copy, so that the producer reads its first item's terms beside the item (GemmArgs::term_stride).
+  GemmArgs la = with_list(a, wl);
+  if (g_ws_term_stride && wl.term_stride != 0)
+    la.items = wl.slotted_items.get(), la.terms = wl.slotted_terms.get(), la.term_stride = wl.term_stride;
   if ((GP && grouped) || ((GP || RP) && !by_groups))
     throw std::logic_error("launch_ws: the group-pair tiles need whole steps, and both pair tiles the TMA stores of groups");
   if constexpr (CL > 1) {
@@ -169,7 +173,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
     cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
     static const uint32_t clusters = max_clusters(kernel, threads, smem, CL);  // each takes pairs of items
     cfg.gridDim = dim3(std::min(wl.count / CL, clusters) * CL);
-    check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, mA16, copy,
+    check_cuda(cudaLaunchKernelEx(&cfg, kernel, la, wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, mA16, copy,
                                   0u, r_group),
                "wgs_forward_kernel launch (pairs)");
     return;
@@ -184,7 +188,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   cfg.gridDim = dim3(std::min(wl.count, resident)), cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem;
   cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = detail::t_ws_after_prior ? 1 : 0;
   detail::t_ws_after_prior = false;
-  check_cuda(cudaLaunchKernelEx(&cfg, kernel, with_list(a, wl), wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, mA16, copy,
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, la, wl.count, uint32_t(K), m64, m8, mA, u64, u8, mC, mA16, copy,
                                 grouped ? s : 0u, r_group),
              "wgs_forward_kernel launch");
 }

@@ -497,8 +497,9 @@ inline uint32_t terms_in_item_order(std::vector<WorkItem>& items, std::vector<Te
 struct GemmArgs {
   const WorkItem* items = nullptr;
   const Term* terms = nullptr;
-  // terms_in_item_order's stride where the list has one and set_ws_term_stride is on (else 0): the
-  // warp-specialised producer reads its first item's terms at first_item · term_stride + lane.
+  // terms_in_item_order's stride where set_ws_term_stride is on and the list has term slots (items and
+  // terms are then the slotted copy; else 0): the warp-specialised producer reads its first item's
+  // terms at first_item · term_stride + lane.
   uint32_t term_stride = 0;
   const uint32_t* rows = nullptr;  // grouped row list (rows of type 0, then type 1, ...)
   RowFormula row_formula;          // the same list in closed form where c != 0 (wg_gemm.cuh only)

@@ -284,8 +284,9 @@ bool ws_tma_store_tall();
 void set_row_pairs_two_per_sm(bool on);
 bool row_pairs_two_per_sm();
 // The warp-specialised tiles read their first item's terms beside the item instead of after it,
-// where the forward list gives every item a slot of the same number of terms (at most 32, padded;
-// work_list.hpp terms_in_item_order, forward_term_stride). Why (thirty-third session):
+// where the forward list has a copy with every item's terms in a slot of the same number of terms
+// (at most 32, padded; work_list.hpp terms_in_item_order, forward_term_stride), which they then read
+// instead of the list (with the switch off no kernel reads the copy). Why (thirty-third session):
 // Nsight Compute's PM sampling of DeepSeek-V3's projection (H100) showed the first ~2-3 µs of the
 // kernel without DRAM traffic, and the producer's item → terms loads are two dependent round trips
 // before a CTA's first copy (the Qwen3-30B expert runs one item per CTA). Off by default: written
