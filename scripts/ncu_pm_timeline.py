@@ -30,7 +30,10 @@ def series(header, row, suffix):
         if name.endswith(suffix):
             m = re.search(r"\(([^()]*)\)", value)
             if m:
-                return [float(v.strip().replace(",", "") or 0) for v in m.group(1).split(";")]
+                try:
+                    return [float(v.strip().replace(",", "") or 0) for v in m.group(1).split(";")]
+                except ValueError:
+                    raise ValueError(f"column {name}: a sample that is not a number in ({m.group(1)[:60]}...)")
     return None
 
 
@@ -45,13 +48,26 @@ def main(argv):
     except OSError as e:
         print(f"ncu_pm_timeline: cannot read {argv[1]}: {e}", file=sys.stderr)
         return 2
+    except (UnicodeDecodeError, csv.Error) as e:
+        print(f"ncu_pm_timeline: {argv[1]} is not a CSV file: {e}", file=sys.stderr)
+        return 2
+    if not rows:
+        print(f"ncu_pm_timeline: {argv[1]} is empty (no CSV header)", file=sys.stderr)
+        return 2
     # row 0: names, row 1: units, then one row per profiled kernel
     kernels = rows[2:]
+    if len(argv) > 2 and not argv[2].isdigit():
+        print(f"ncu_pm_timeline: KERNEL_ROW must be a row number 0, 1, ... (got '{argv[2]}')", file=sys.stderr)
+        return 2
     k = int(argv[2]) if len(argv) > 2 else 0
     if not 0 <= k < len(kernels):
         print(f"ncu_pm_timeline: {argv[1]} has {len(kernels)} kernel row(s), asked for row {k}", file=sys.stderr)
         return 2
-    cols = [(label, series(rows[0], kernels[k], suffix)) for label, suffix in COLUMNS]
+    try:
+        cols = [(label, series(rows[0], kernels[k], suffix)) for label, suffix in COLUMNS]
+    except ValueError as e:
+        print(f"ncu_pm_timeline: {argv[1]}: {e}", file=sys.stderr)
+        return 2
     cols = [(label, s) for label, s in cols if s is not None]
     if not cols:
         print(f"ncu_pm_timeline: no PM-sampling columns in {argv[1]} (profiled without the full set?)", file=sys.stderr)

@@ -497,8 +497,9 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       }
     };
     grid_dependency_wait();
-    // term_stride (set_ws_term_stride; work_list.hpp terms_in_item_order): every item has that many
-    // terms, item i's at i · term_stride, so the first item's terms are read beside the item, not
+    // term_stride (set_ws_term_stride; work_list.hpp terms_in_item_order): every item has a slot of
+    // that many terms (padded with Term{}), item i's at i · term_stride, so the first item's terms
+    // (lanes past its term_count read Term{}, as lane_term gives them) are read beside the item, not
     // after it: one round trip before the CTA's first copy instead of two. Their load comes first in
     // the code (so that ptxas issues it before it waits for the item's) and through a pointer (as a
     // branch on term_stride, ptxas spilled 36-92 bytes in three of the probe's kernels).

@@ -1,8 +1,9 @@
 """scripts/ncu_pm_timeline.py: one kernel's PM-sampling timeline from Nsight Compute's raw page.
 Laws: the window printed is the samples with SMs active and one on each side, numbered from 0, with
 each counter's value at that sample in its column; samples outside it (the profiler's own traffic)
-are not printed; a missing file, a kernel row that is not there, a file without PM-sampling columns
-or one where no sample has the kernel running is refused with exit code 2. Also run on the thirty-
+are not printed; a missing, empty or non-gzip file, a kernel row that is not a number or not there,
+a sample that is not a number, a file without PM-sampling columns or one where no sample has the
+kernel running is refused with exit code 2 and a message naming what is wrong. Also run on the thirty-
 third session's committed report of DeepSeek-V3's ws128x128 (H100)."""
 import gzip
 import subprocess
@@ -69,6 +70,21 @@ def test_refuses_what_it_cannot_read(tmp_path):
     write(g, {"gpu__time_duration.sum": [1, 2]})
     rc, _, err = run(g)
     assert rc == 2 and "no PM-sampling columns" in err
+    e = tmp_path / "empty.csv"
+    e.write_text("")
+    rc, _, err = run(e)
+    assert rc == 2 and "is empty" in err
+    rc, _, err = run(f, "first")
+    assert rc == 2 and "KERNEL_ROW must be a row number" in err
+    b = tmp_path / "bad.csv"
+    write(b, {NAMES[0]: [0, 50, 0], NAMES[4]: [0, 100, 0]})
+    b.write_text(b.read_text().replace("50", "n/a"))
+    rc, _, err = run(b)
+    assert rc == 2 and "not a number" in err and "dramc__read_throughput" in err
+    z = tmp_path / "notgzip.csv.gz"
+    z.write_text("plain text")
+    rc, _, err = run(z)
+    assert rc == 2 and "cannot read" in err
     h = tmp_path / "idle.csv"
     write(h, {NAMES[0]: [0, 0, 0], NAMES[4]: [0, 0, 0]})
     rc, _, err = run(h)
