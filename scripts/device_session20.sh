@@ -9,7 +9,7 @@
 #   trim    a 0|1 switch (SWITCH, default QALG_WS_TRIM) off / on: ablate suite on the M = 2048
 #           projections and the square n = 4096, ffn suite
 #   gate    the ffn suite under each of GATES (QALG_FFN_GATE; default ws64x64 wsl64x64)
-#   table   the table suite (bench_table.csv) and the peer's table1 pass
+#   table   the table suite (bench_table.csv) and the peer's table1 shapes in each protocol (peer_protocols.py)
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
 #           and the square n = ABLATE_SQUARE_N (default 32768)
 #   memcheck compute-sanitizer (SAN_TOOLS, default memcheck) on MEMCHECK_FILTER
@@ -244,8 +244,12 @@ EOF3
       echo "table ($((SECONDS - t00)) s):"; grep -E "^table " "$W/bench.log" | cut -c1-140
       cp "$W/bench/bench_table.csv" "$O/" 2>/dev/null
       if [ "$(left)" -gt 60 ] && [ -f .gpu-carry/triton_qproj.py ]; then
-        PYTHONUNBUFFERED=1 timeout $(( $(left) - 20 )) python3 .gpu-carry/triton_qproj.py table1 >"$W/peer.jsonl" 2>"$W/peer_table1.err"
-        echo "peer table1 ($((SECONDS - t00)) s):"; cut -c1-200 "$W/peer.jsonl"; cp "$W/peer.jsonl" "$O/"
+        # (thirty-fourth session) table1's shapes and settings in each of qalg's protocols (alone, as the
+        # peer's own pass; alternating with dense, warm and flushed): scripts/peer_protocols.py
+        PYTHONUNBUFFERED=1 timeout $(( $(left) - 20 )) python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py \
+          >"$W/peer.jsonl" 2>"$W/peer_table1.err"
+        echo "peer protocols rc $? ($((SECONDS - t00)) s):"; cut -c1-200 "$W/peer.jsonl"; tail -3 "$W/peer_table1.err"
+        cp "$W/peer.jsonl" "$O/"
       fi
       # (twenty-seventh session) the targets against the paper and the peer (peer_more of an earlier step too)
       [ -f "$O/bench_table.csv" ] && python3 scripts/issue7_targets.py "$O/bench_table.csv" $(ls "$O"/peer*.jsonl 2>/dev/null) \

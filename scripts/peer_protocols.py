@@ -1,0 +1,153 @@
+"""The Triton peer (../shared/peers/triton_qproj.py) timed in each of qalg's bench protocols, so that
+issue 7's comparison with it is like with like (thirty-fourth session).
+
+The peer's own pass (`table1`) times each call alone: graph replays back to back, medians of 30.
+qalg's table (bench/gpu/gpu_timing.hpp) states its headline time with a different protocol: the
+dense call and the algebraic call replayed alternately (medians of 30 each), warm and with a
+512 MiB memset before every replay (flushed); each call alone is its `alg_alone_us` column. Until
+this script, issue7_targets.py compared qalg's alternating time with the peer's alone time.
+
+This runs the peer's kernel (its own code, loaded from PEER_PY: only its imports and function
+definitions are executed, not its benchmark passes) on table1's shapes and settings and prints one
+JSON line per shape and protocol:
+    {"shape", "M", "D", "F", "protocol": "alone" | "alternating_warm" | "alternating_flushed",
+     "dense_us", "triton_q<q>_<int|cyc>_us", ...}
+`alone` uses the peer's own `bench` (its protocol unchanged); the alternating ones replay the
+peer's graph alternately with the peer's dense `torch.matmul` graph, as qalg's Timer.alternate does.
+Before timing, each setting's output is checked against the peer's own dense reference (relative
+L2 error at most 1e-2, as the peer's checks require); a failure exits 1.
+
+    python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py [SHAPE ...] > peer_protocols.jsonl
+
+SHAPE names select table1 shapes (default all). Bad input (no such file, a file without the
+peer's `qproj`, `bench` and `reference`, an unknown shape) exits 2 with a message naming it.
+"""
+import ast
+import json
+import os
+import sys
+
+SHAPES = [("Qwen3-1.7B", 2048, 6144), ("Qwen3-4B", 2560, 9728), ("Qwen3-8B", 4096, 12288),
+          ("Qwen3-30B-A3B expert", 2048, 768), ("DeepSeek-V3 expert", 7168, 2048)]
+M = 2048
+TRIALS = 30  # as qalg's table (bench_cases.hpp Options::trials) and the peer's bench
+FLUSH_BYTES = 512 << 20  # as qalg's Timer::kFlushBytes
+
+
+def fail(msg):
+    print(f"peer_protocols.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_peer(path):
+    """The peer's imports and function definitions, compiled under its own file name (Triton's
+    jit reads a kernel's source through inspect, which finds it by that name and the line numbers)."""
+    try:
+        source = open(path).read()
+    except OSError as e:
+        fail(f"cannot read the peer {path}: {e}")
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as e:
+        fail(f"{path} is not Python: {e}")
+    keep = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
+    names = {n.name for n in keep if isinstance(n, ast.FunctionDef)}
+    missing = [f for f in ("qproj", "bench", "reference") if f not in names]
+    if missing:
+        fail(f"{path} defines no {', '.join(missing)}: not the Triton peer")
+    ns = {"__name__": "triton_qproj_peer", "__file__": os.path.abspath(path)}
+    exec(compile(ast.Module(body=keep, type_ignores=[]), os.path.abspath(path), "exec"), ns)
+    return ns
+
+
+def main(argv):
+    if len(argv) < 2:
+        fail("usage: peer_protocols.py PEER_PY [SHAPE ...]")
+    wanted = argv[2:]
+    unknown = [s for s in wanted if s not in {n for n, _, _ in SHAPES}]
+    if unknown:
+        fail(f"unknown shape(s) {unknown}; table1's: {[n for n, _, _ in SHAPES]}")
+    peer = load_peer(argv[1])
+    import torch
+
+    qproj, bench, reference = peer["qproj"], peer["bench"], peer["reference"]
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    salt = [0]
+
+    def graph(fn):
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                fn()
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn()
+        return g
+
+    def once(g, flushed):
+        # qalg's Timer::once: the flush (a memset) before the first event, then one replay
+        if flushed:
+            salt[0] = (salt[0] + 1) % 256
+            flush.fill_(salt[0])
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        g.replay()
+        b.record()
+        b.synchronize()
+        return a.elapsed_time(b) * 1e3
+
+    def median(v):
+        v = sorted(v)
+        return v[len(v) // 2]
+
+    def alternate(gd, gp, flushed):
+        once(gd, flushed), once(gp, flushed)
+        td, tp = [], []
+        for _ in range(TRIALS):
+            td.append(once(gd, flushed))
+            tp.append(once(gp, flushed))
+        return median(td), median(tp)
+
+    torch.manual_seed(0)
+    for name, D, F in SHAPES:
+        if wanted and name not in wanted:
+            continue
+        X = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
+        W = torch.randn(D, F, device="cuda", dtype=torch.bfloat16) / D**0.5
+        Yd = torch.empty(M, F, device="cuda", dtype=torch.bfloat16)
+        gd = graph(lambda: torch.matmul(X, W, out=Yd))
+        lines = {p: {"shape": name, "M": M, "D": D, "F": F, "protocol": p}
+                 for p in ("alone", "alternating_warm", "alternating_flushed")}
+        lines["alone"]["dense_us"] = round(bench(lambda: torch.matmul(X, W, out=Yd)), 1)
+        dense_alt = {}
+        for q in (16, 32):  # table1's settings
+            if (F // q) % 16 or (D // q) % 16:
+                continue
+            for cyc in (False, True):
+                key = f"triton_q{q}_{'cyc' if cyc else 'int'}_us"
+                Y = qproj(X, W, q, cyc)  # autotune outside the graphs, as the peer does
+                R = reference(X, W, q, cyc)
+                err = ((Y.double() - R).norm() / R.norm()).item()
+                if not err <= 1e-2:
+                    print(f"peer_protocols.py: the peer's {name} q={q} cyclic={cyc} has relative L2 error {err}",
+                          file=sys.stderr)
+                    sys.exit(1)
+                del R
+                lines["alone"][key] = round(bench(lambda: qproj(X, W, q, cyc)), 1)
+                gp = graph(lambda: qproj(X, W, q, cyc))  # (its output in the graph's pool, as in the peer's bench)
+                for p, flushed in (("alternating_warm", False), ("alternating_flushed", True)):
+                    d, t = alternate(gd, gp, flushed)
+                    lines[p][key] = round(t, 1)
+                    dense_alt.setdefault(p, []).append(d)
+                del gp
+        for p, ds in dense_alt.items():
+            lines[p]["dense_us"] = round(median(ds), 1)
+        for p in ("alone", "alternating_warm", "alternating_flushed"):
+            print(json.dumps(lines[p]), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
