@@ -11,7 +11,8 @@ This runs the peer's kernel (its own code, loaded from PEER_PY: only its imports
 definitions are executed, not its benchmark passes) on table1's shapes and settings and prints one
 JSON line per shape and protocol:
     {"shape", "M", "D", "F", "protocol": "alone" | "alternating_warm" | "alternating_flushed",
-     "dense_us", "triton_q<q>_<int|cyc>_us", ...}
+     "dense_us", "triton_q<q>_<int|cyc>_us", ...}   (the alone line also "config_q<q>_<int|cyc>": the
+                                                    autotuner's pick)
 `alone` uses the peer's own `bench` (its protocol unchanged); the alternating ones replay the
 peer's graph alternately with the peer's dense `torch.matmul` graph, as qalg's Timer.alternate does.
 Before timing, each setting's output is checked against the peer's own dense reference (relative
@@ -136,6 +137,9 @@ def main(argv):
                     sys.exit(1)
                 del R
                 lines["alone"][key] = round(bench(lambda: qproj(X, W, q, cyc)), 1)
+                cfg = getattr(peer.get("qproj_kernel"), "best_config", None)  # the autotuner's pick
+                if cfg is not None:
+                    lines["alone"][key.replace("triton_", "config_").replace("_us", "")] = str(cfg)
                 gp = graph(lambda: qproj(X, W, q, cyc))  # (its output in the graph's pool, as in the peer's bench)
                 for p, flushed in (("alternating_warm", False), ("alternating_flushed", True)):
                     d, t = alternate(gd, gp, flushed)

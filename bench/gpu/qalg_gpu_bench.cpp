@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // QALG_ABLATE_SHAPES=a,b,… (twenty-second session): the ablate suite times only the shapes whose
+  // QALG_ABLATE_SHAPES=a,b,… (twenty-second session): the ablate (and peerlost) suite times only the shapes whose
   // names start with one of these (e.g. Qwen3-32B, square): one kernel for a profiler. A name that
   // starts no shape's is refused (a typo would otherwise time nothing and say nothing).
   std::vector<std::string> ablate_shapes;
@@ -290,13 +290,13 @@ int main(int argc, char** argv) {
     if (o.suite == "ffn30") {  // the Qwen3-30B expert's gated FFN at M = 2048 alone (sweeps of the one kernel)
       b.ffn("Qwen3-30B-A3B-expert", 2048, 768, 2048, 32);
     }
+    auto keep = [&](const std::string& name) {  // QALG_ABLATE_SHAPES (checked above): ablate and peerlost
+      if (ablate_shapes.empty()) return true;
+      for (const std::string& p : ablate_shapes)
+        if (name.rfind(p, 0) == 0) return true;
+      return false;
+    };
     if (o.suite == "ablate") {  // where the warp-specialised tiles' time goes (bench_ablate.hpp)
-      auto keep = [&](const std::string& name) {  // QALG_ABLATE_SHAPES (checked above)
-        if (ablate_shapes.empty()) return true;
-        for (const std::string& p : ablate_shapes)
-          if (name.rfind(p, 0) == 0) return true;
-        return false;
-      };
       b.launch_probe();
       const std::string square = "square n=" + std::to_string(square_n);
       if (keep(square)) b.ablate(square, square_n, square_n, square_n, square_n / 128, true);
@@ -348,9 +348,11 @@ int main(int argc, char** argv) {
       }
     }
     if (o.suite == "peerlost") {  // the projections where the Triton peer is faster (for profilers)
-      b.projection("Qwen3-1.7B", 2048, 6144, 2048, 32, "peerlost");
-      b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "peerlost");
-      b.projection("DeepSeek-V3-expert", 7168, 2048, 2048, 16, "peerlost");
+      // (thirty-fourth session) QALG_ABLATE_SHAPES picks among them: with QALG_BENCH_VARIANTS, one
+      // tile's full row (alternating with dense, warm and flushed, and alone) for one shape
+      if (keep("Qwen3-1.7B")) b.projection("Qwen3-1.7B", 2048, 6144, 2048, 32, "peerlost");
+      if (keep("Qwen3-8B")) b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "peerlost");
+      if (keep("DeepSeek-V3-expert")) b.projection("DeepSeek-V3-expert", 7168, 2048, 2048, 16, "peerlost");
     }
     if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
       b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Thirty-fourth session: one shape's row (alternating with dense, warm and flushed, and each call
+# alone: the table's protocols) for each of several forced tiles, then the Triton peer on the same
+# shape in the same protocols (scripts/peer_protocols.py). Why: the peer gains from the dense call's
+# L2 residue (DeepSeek-V3: 23.2 us alternating against 25.2 alone) and qalg's pick does not (25.1
+# against 24.1); the calibration picks the tile alone. Run on the GPU machine from the repository
+# root, carrying .gpu-carry:
+#   SHAPE=DeepSeek-V3-expert PEER_SHAPE="DeepSeek-V3 expert" VARIANTS="fused-ws128x128 fused-wm128x128" \
+#     bash scripts/device_protocol_variants.sh $OUT
+set -uo pipefail
+cd "$(dirname "$0")/.."
+O=${1:?usage: device_protocol_variants.sh OUT_DIR}/pv
+: "${SHAPE:?SHAPE (a peerlost shape: Qwen3-1.7B, Qwen3-8B, DeepSeek-V3-expert)}" "${VARIANTS:?VARIANTS (bench variant names)}"
+R=/tmp/pv; mkdir -p "$O" "$R"
+. scripts/device_build.sh
+for v in $VARIANTS; do
+  QALG_ABLATE_SHAPES=$SHAPE QALG_BENCH_VARIANTS=$v timeout 120 "$B/qalg_gpu_bench" --tables .gpu-carry/tables \
+    --suite peerlost --out "$R/pl_$v.csv" >"$R/pl_$v.log" 2>&1
+  echo "$v rc $? ($((SECONDS - t0)) s): $(grep -E "^peerlost" "$R/pl_$v.log" | cut -c1-200)"
+done
+head -1 "$(ls "$R"/pl_*.csv | head -1)" >"$O/variants.csv"
+for v in $VARIANTS; do tail -n +2 "$R/pl_$v.csv" | grep -v "^ceiling" >>"$O/variants.csv"; done
+if [ -n "${PEER_SHAPE:-}" ]; then
+  PYTHONUNBUFFERED=1 timeout 200 python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py "$PEER_SHAPE" \
+    >"$O/peer.jsonl" 2>"$R/peer.err"
+  echo "peer rc $? ($((SECONDS - t0)) s)"; cat "$O/peer.jsonl"; tail -3 "$R/peer.err"
+fi
+tar czf "$O/logs.tar.gz" -C "$R" .
