@@ -13,13 +13,16 @@ O=${1:?usage: device_protocol_variants.sh OUT_DIR}/pv
 : "${SHAPE:?SHAPE (a peerlost shape: Qwen3-1.7B, Qwen3-8B, DeepSeek-V3-expert)}" "${VARIANTS:?VARIANTS (bench variant names)}"
 R=/tmp/pv; mkdir -p "$O" "$R"
 . scripts/device_build.sh
+# (a variant named twice runs twice: a repeat in the same call; files by position, so none is overwritten)
+i=0
 for v in $VARIANTS; do
+  i=$((i + 1))
   QALG_ABLATE_SHAPES=$SHAPE QALG_BENCH_VARIANTS=$v timeout 120 "$B/qalg_gpu_bench" --tables .gpu-carry/tables \
-    --suite peerlost --out "$R/pl_$v.csv" >"$R/pl_$v.log" 2>&1
-  echo "$v rc $? ($((SECONDS - t0)) s): $(grep -E "^peerlost" "$R/pl_$v.log" | cut -c1-200)"
+    --suite peerlost --out "$R/pl_$i.csv" >"$R/pl_$i.log" 2>&1
+  echo "$v rc $? ($((SECONDS - t0)) s): $(grep -E "^peerlost" "$R/pl_$i.log" | cut -c1-200)"
 done
-head -1 "$(ls "$R"/pl_*.csv | head -1)" >"$O/variants.csv"
-for v in $VARIANTS; do tail -n +2 "$R/pl_$v.csv" | grep -v "^ceiling" >>"$O/variants.csv"; done
+head -1 "$R/pl_1.csv" >"$O/variants.csv"
+for j in $(seq 1 $i); do tail -n +2 "$R/pl_$j.csv" | grep -v "^ceiling" >>"$O/variants.csv"; done
 if [ -n "${PEER_SHAPE:-}" ]; then
   PYTHONUNBUFFERED=1 timeout 200 python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py "$PEER_SHAPE" \
     >"$O/peer.jsonl" 2>"$R/peer.err"

@@ -26,8 +26,10 @@ fi
   | tee "$RES/bench_$SUITE.log"
 [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
 if [ -f .gpu-carry/triton_qproj.py ] && [ "${PEER:-1}" = 1 ]; then
-  for mode in table1 more; do
-    PYTHONUNBUFFERED=1 timeout 300 python3 .gpu-carry/triton_qproj.py $mode >>"$RES/peer.jsonl" 2>"$RES/peer_$mode.err"
-  done
+  # table1's shapes in each of qalg's protocols (thirty-fourth session: scripts/peer_protocols.py),
+  # then the peer's own `more` pass (Qwen3-32B, M sweeps, squares; each call alone)
+  PYTHONUNBUFFERED=1 timeout 300 python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py >>"$RES/peer.jsonl" \
+    2>"$RES/peer_table1.err"
+  PYTHONUNBUFFERED=1 timeout 300 python3 .gpu-carry/triton_qproj.py more >>"$RES/peer.jsonl" 2>"$RES/peer_more.err"
   tail -20 "$RES/peer.jsonl"
 fi
