@@ -4,7 +4,7 @@
 # shape in the same protocols (scripts/peer_protocols.py). Why: the peer gains from the dense call's
 # L2 residue (DeepSeek-V3: 23.2 us alternating against 25.2 alone) and qalg's pick does not (25.1
 # against 24.1); the calibration picks the tile alone. Run on the GPU machine from the repository
-# root, carrying .gpu-carry:
+# root, carrying .gpu-carry (T_FILTER=<gtest filter>: those CUDA tests first):
 #   SHAPE=DeepSeek-V3-expert PEER_SHAPE="DeepSeek-V3 expert" VARIANTS="fused-ws128x128 fused-wm128x128" \
 #     bash scripts/device_protocol_variants.sh $OUT
 set -uo pipefail
@@ -13,16 +13,29 @@ O=${1:?usage: device_protocol_variants.sh OUT_DIR}/pv
 : "${SHAPE:?SHAPE (a peerlost shape: Qwen3-1.7B, Qwen3-8B, DeepSeek-V3-expert)}" "${VARIANTS:?VARIANTS (bench variant names)}"
 R=/tmp/pv; mkdir -p "$O" "$R"
 . scripts/device_build.sh
+# T_FILTER: the CUDA tests of that gtest filter first (their conformance rows in OUT/pv/conformance.csv)
+if [ -n "${T_FILTER:-}" ]; then
+  echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$O/conformance.csv"
+  QALG_GPU_RESULTS="$O/conformance.csv" timeout ${T_TESTS:-200} "$B/test_gpu_cuda" --gtest_brief=1 \
+    --gtest_filter="$T_FILTER" >"$R/conformance.log" 2>&1
+  echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/conformance.log" | tail -3 | tr '\n' ' ')"
+  echo "conformance rows: $(($(wc -l <"$O/conformance.csv") - 1)), failures: $(grep -c FAIL "$O/conformance.csv")"
+fi
 # (a variant named twice runs twice: a repeat in the same call; files by position, so none is overwritten)
 i=0
-for v in $VARIANTS; do
+# An entry VARIANT:VAR=v,VAR=v runs that variant with those settings (e.g. fused-ws128x128:QALG_WS128_TWO_PER_SM=1).
+for entry in $VARIANTS; do
   i=$((i + 1))
-  QALG_ABLATE_SHAPES=$SHAPE QALG_BENCH_VARIANTS=$v timeout 120 "$B/qalg_gpu_bench" --tables .gpu-carry/tables \
+  v=${entry%%:*}; envs=""
+  [ "$entry" != "$v" ] && envs=$(echo "${entry#*:}" | tr , ' ')
+  env $envs QALG_ABLATE_SHAPES=$SHAPE QALG_BENCH_VARIANTS=$v timeout 120 "$B/qalg_gpu_bench" --tables .gpu-carry/tables \
     --suite peerlost --out "$R/pl_$i.csv" >"$R/pl_$i.log" 2>&1
-  echo "$v rc $? ($((SECONDS - t0)) s): $(grep -E "^peerlost" "$R/pl_$i.log" | cut -c1-200)"
+  echo "$entry rc $? ($((SECONDS - t0)) s): $(grep -E "^peerlost" "$R/pl_$i.log" | cut -c1-200)"
 done
-head -1 "$R/pl_1.csv" >"$O/variants.csv"
-for j in $(seq 1 $i); do tail -n +2 "$R/pl_$j.csv" | grep -v "^ceiling" >>"$O/variants.csv"; done
+# variants.csv: the bench's rows with the entry (variant and settings) in a first column
+{ echo "entry,$(head -1 "$R/pl_1.csv")"
+  j=0; for entry in $VARIANTS; do j=$((j + 1)); tail -n +2 "$R/pl_$j.csv" | grep -v "^ceiling" | sed "s|^|$entry,|"; done
+} >"$O/variants.csv"
 if [ -n "${PEER_SHAPE:-}" ]; then
   PYTHONUNBUFFERED=1 timeout 200 python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py "$PEER_SHAPE" \
     >"$O/peer.jsonl" 2>"$R/peer.err"

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   if (!flag("QALG_PAIR_SCOPE", qalg::gpu::set_paired_cluster_scope) || !flag("QALG_WS_TMA_STORE", qalg::gpu::set_ws_tma_store) ||
       !flag("QALG_WS_TMA_STORE_TALL", qalg::gpu::set_ws_tma_store_tall) ||
       !flag("QALG_WSM_TWO_PER_SM", qalg::gpu::set_row_pairs_two_per_sm) ||
+      !flag("QALG_WS128_TWO_PER_SM", qalg::gpu::set_ws128_two_per_sm) ||
       !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
       !flag("QALG_WS_EXIT_AFTER_READ", qalg::gpu::set_ws_exit_after_read) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||

@@ -26,6 +26,7 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_tma_store_tall{true};     // ... for the 128-row tiles too (written: session 29; on: session 30)
 std::atomic<bool> g_row_pairs_two_per_sm{false};  // wsm: 3 stages, two CTAs per SM instead of 6 and one (session 32)
+std::atomic<bool> g_ws128_two_per_sm{false};  // ws128x128: 3 stages, two CTAs per SM instead of 6 and one (session 34)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
 std::atomic<uint32_t> g_ws_pack_terms{uint32_t(WsPackTerms::whole_steps)};  // wgs_gemm.cuh PACK (session 24)
@@ -162,6 +163,10 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   GemmArgs la = with_list(a, wl);
   if (g_ws_term_stride && wl.term_stride != 0)
     la.items = wl.slotted_items.get(), la.terms = wl.slotted_terms.get(), la.term_stride = wl.term_stride;
+  // (wgs_gemm.cuh kTmaRowsOnly: this instantiation has no cp.async path for x's rows)
+  if (BM == 128 && BN == 128 && MINB == 2 && !RP && !GP && !PACK && EPI != kSiluMul &&
+      !(rows_tma && (grouped || (s != 0 && s % 64 == 0))))
+    throw std::logic_error("launch_ws: ws128x128 two per SM copies x's rows only by TMA (grouped or whole steps)");
   if ((GP && grouped) || ((GP || RP) && !by_groups))
     throw std::logic_error("launch_ws: the group-pair tiles need whole steps, and both pair tiles the TMA stores of groups");
   if constexpr (CL > 1) {
@@ -257,6 +262,13 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // 32 KB, 114 MB) but at 4 stages ran 26.8 µs, ~5 TB/s: with the consumers holding about two
   // stages, two were loading per SM, too few bytes in flight. At 6 stages four are (ptxas: 168
   // registers, no spills, as at 4). Not yet timed; the calibration picks it only where it is faster.
+  // (set_ws128_two_per_sm, thirty-fourth session: 3 stages, two CTAs per SM, as the Triton peer runs
+  // DeepSeek-V3 with all 256 tiles resident at once; see kernels.hpp. Only where every step's x rows
+  // go by TMA (rows by formula; grouped widths, or a common width of whole 64-row steps), the
+  // kernel's kTmaRowsOnly: elsewhere the 6-stage tile.)
+  if (t.bm == 128 && t.bn == 128 && g_ws128_two_per_sm && f.c != 0 && a.lda % 8 == 0 &&
+      (grouped_input_widths(s, K) || (s != 0 && s % 64 == 0)))
+    return launch_ws<T, 128, 128, 3, 0, 2>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 6, 0>(wl, a, M, K, N, f, s, r, stream), true;
   // 128x64: 4 stages of 24 KB, two CTAs per SM (twenty-eighth session). Why: the
   // Qwen3-30B expert (s = 128, r = 48, M / q = 128) runs one item of 4 steps per CTA, and on wsl64x64
@@ -644,6 +656,8 @@ void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
 bool ws_term_stride() { return g_ws_term_stride.load(); }
 void set_row_pairs_two_per_sm(bool on) { g_row_pairs_two_per_sm = on; }
 bool row_pairs_two_per_sm() { return g_row_pairs_two_per_sm.load(); }
+void set_ws128_two_per_sm(bool on) { g_ws128_two_per_sm = on; }
+bool ws128_two_per_sm() { return g_ws128_two_per_sm.load(); }
 bool ws_tma_store_tall() { return g_ws_tma_store_tall.load(); }
 void set_ws_trim_tail(bool on) { g_ws_trim_tail = on; }
 bool ws_trim_tail() { return g_ws_trim_tail.load(); }

@@ -401,6 +401,12 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // ptxas spilled less, but together with the law-grid items the kernels ran slower in the
     // twenty-third session's A/Bs against this form; reverted with them, not timed alone.)
     int64_t aoff[BM / 4];
+    // kTmaRowsOnly (thirty-fourth session, ws128x128 two per SM): x's rows only by TMA, the host
+    // launching it only where rows_tma and every step goes by TMA (grouped widths, or a common width
+    // that is a multiple of 64: whole steps). At two CTAs of 9
+    // warps per SM ptxas caps registers at 96 (5 warps on some of the SM's four register banks), and
+    // the cp.async path's 32 row offsets spilled 198 bytes.
+    constexpr bool kTmaRowsOnly = BM == 128 && BN == 128 && MINB == 2 && !RP && !GP && !PACK && NB == 1;
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
       if (CL > 1 && (copy & kPairClusterScope)) mbar_wait_cluster(&empty[stage], phase ^ 1);
       else mbar_wait(&empty[stage], phase ^ 1);
@@ -558,7 +564,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       // This lane's row offsets, only where some step gathers x rows by cp.async: with rows by TMA
       // and whole steps (every Qwen3 shape) the 16 row formulas per item were dead work on the
       // producer's path between items.
-      if (!rows_tma || (partial && !grouped)) {
+      if (!kTmaRowsOnly && (!rows_tma || (partial && !grouped))) {
 #pragma unroll
         for (int i = 0; i < BM / 4; ++i) {
           const uint32_t r = lane / 8 + 4 * i;
@@ -732,7 +738,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
                 tma_w_block(dst, &tmapU64, &tmapU8, int32_t(w.n_begin + (lane - 16) * 64), t.a + kk, valid, K, &full[s]);
             }
           }
-          if (!a_tma) {
+          if (!kTmaRowsOnly && !a_tma) {
 #pragma unroll
             for (int i = 0; i < BM / 4; ++i) {
               const uint32_t r = lane / 8 + 4 * i, kc = lane % 8;

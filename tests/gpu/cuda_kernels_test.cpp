@@ -847,6 +847,30 @@ TEST(RowPairTiles, TwoPerSmResultsAsWithout) {
   both_ways(row_pairs_two_per_sm, set_row_pairs_two_per_sm,
             [](bool on) { ws_switch_cases(on ? "wsm-two-per-sm" : "wsm-one-per-sm", on ? 1470 : 1480); });
 }
+// set_ws128_two_per_sm: ws128x128 with 3 stages and two CTAs per SM gives the results of the default
+// (6 stages, one CTA per SM): every warp-specialised tile's switch cases both ways, grouped input
+// widths on ws128x128, and the DeepSeek-V3 expert's shape (q = 16, s = 448, r = 128, 2048 cyclic rows: 256 items of 14 steps, more than one
+// wave at one CTA per SM) on ws128x128 in both item orders.
+TEST(WsTiles, Ws128TwoPerSmResultsAsWithout) {
+  both_ways(ws128_two_per_sm, set_ws128_two_per_sm, [](bool on) {
+    const std::string p = on ? "ws128-two-per-sm" : "ws128-one-per-sm";
+    uint64_t seed = on ? 1490 : 1495;
+    ws_switch_cases(p, seed);
+    set_forward_tiles({128, 128, 9, TileEngine::wgmma_ws});
+    // grouped widths (s = 80, 208: steps through the grouped maps, the last one partly past the group)
+    for (uint32_t w : {80u, 208u})
+      run_conformance({p + "/grouped-s" + std::to_string(w), complete_table(4), same(4, w), same(4, 136)}, DType::bf16,
+                      false, 400, seed + 90 + w % 7, kFwdFused);
+    for (WsItemOrder order : {WsItemOrder::columns, WsItemOrder::types}) {
+      set_ws_item_order(order);
+      run_conformance({p + (order == WsItemOrder::types ? "/dsv3-types" : "/dsv3-columns"), complete_table(16),
+                       same(16, 448), same(16, 128)},
+                      DType::bf16, false, 2048, seed + 100 + uint64_t(order == WsItemOrder::types), kFwdFused);
+    }
+    set_ws_item_order(WsItemOrder::columns);
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  });
+}
 
 // set_ws_term_stride(true) and (false, the default): the warp-specialised producers read their first
 // item's terms beside the item where the forward list has a term stride (every item a slot of T

@@ -27,6 +27,7 @@ template __global__ void wgs_forward_kernel<__half, 64, 192, 3, 2, 1>(QALG_WGS_P
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 64, 4, 0, 2>(QALG_WGS_PARAMS);  // ws128x64 (2 per SM)
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 128, 6, 0, 1, kStore, 1, false, true>(QALG_WGS_PARAMS);  // wsg128x128
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 128, 6, 0>(QALG_WGS_PARAMS);  // ws128x128 (6 stages)
+template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 128, 3, 0, 2>(QALG_WGS_PARAMS);  // ws128x128, two per SM
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 128, 6, 0, 1, kStore, 1, false, false, true>(QALG_WGS_PARAMS);  // wsm128x128
 template __global__ void wgs_forward_kernel<__nv_bfloat16, 128, 128, 3, 0, 2, kStore, 1, false, false, true>(QALG_WGS_PARAMS);  // wsm, 2 per SM
 // the paired tiles (clusters of two CTAs; TMA stores since the twenty-third session)

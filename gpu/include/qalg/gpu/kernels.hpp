@@ -283,6 +283,14 @@ bool ws_tma_store_tall();
 // either way. Process-wide; the bench's QALG_WSM_TWO_PER_SM=0|1.
 void set_row_pairs_two_per_sm(bool on);
 bool row_pairs_two_per_sm();
+// The plain warp-specialised 128x128 tile (ws128x128, either item order) with 3 stages and two CTAs
+// per SM (on) instead of 6 stages and one (off, the default). Why (thirty-fourth session): on the
+// DeepSeek-V3 expert (256 items of 14 steps) the Triton peer, two 128x128 CTAs per SM at 3 stages,
+// holds every tile resident at once and was 4 % faster than qalg with the L2 flushed (27.1 against
+// 28.1 µs, H200), where qalg's tile runs two waves of 132 items. Results are the same either way.
+// Process-wide; the bench's QALG_WS128_TWO_PER_SM=0|1.
+void set_ws128_two_per_sm(bool on);
+bool ws128_two_per_sm();
 // The warp-specialised tiles read their first item's terms beside the item instead of after it,
 // where the forward list has a copy with every item's terms in a slot of the same number of terms
 // (at most 32, padded; work_list.hpp terms_in_item_order, forward_term_stride), which they then read
