@@ -287,8 +287,11 @@ bool row_pairs_two_per_sm();
 // per SM (on) instead of 6 stages and one (off, the default). Why (thirty-fourth session): on the
 // DeepSeek-V3 expert (256 items of 14 steps) the Triton peer, two 128x128 CTAs per SM at 3 stages,
 // holds every tile resident at once and was 4 % faster than qalg with the L2 flushed (27.1 against
-// 28.1 µs, H200), where qalg's tile runs two waves of 132 items. Results are the same either way.
-// Process-wide; the bench's QALG_WS128_TWO_PER_SM=0|1.
+// 28.1 µs, H200), where qalg's tile runs two waves of 132 items. Measured (thirty-fourth session,
+// call 5, H100, DeepSeek-V3): level warm (31.3-31.4 against 31.3-31.4 µs alternating; -types 31.0
+// against 31.3) and slower flushed (36.0-36.2 against 35.0-35.7): off. Only where every step's x
+// rows go by TMA (launch_forward.cu); elsewhere the 6-stage tile runs. Results are the same either
+// way. Process-wide; the bench's QALG_WS128_TWO_PER_SM=0|1.
 void set_ws128_two_per_sm(bool on);
 bool ws128_two_per_sm();
 // The warp-specialised tiles read their first item's terms beside the item instead of after it,
