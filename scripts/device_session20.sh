@@ -23,6 +23,9 @@
 #           (thirty-third) the PM-sampling timeline by scripts/ncu_pm_timeline.py (raw page, *_raw.csv.gz)
 #   pdl     (twenty-first session) the ffn suite with the FFN's down projection by PDL off / on, twice;
 #           later steps run with the faster (QALG_FFN_PDL exported)
+#   residue (thirty-fourth session) the bench suite residue (RESIDUE_SHAPES, default DeepSeek-V3,Qwen3-8B: each
+#           calibrated tile after the dense call, after read-only passes over X / W, alone, flushed) and the
+#           peer the same way (peer_protocols.py --residue on PEER_RESIDUE_SHAPES, default "DeepSeek-V3 expert")
 #   segments (twenty-seventh session) the bench suite segments: the narrow kernel's memory pattern (Y-like
 #           64-row tiles of 208 … 1024 bytes per row at a 51 200-byte pitch) against a contiguous copy
 # Each step runs only while DEADLINE (seconds from the start) leaves it room. At most 8 files come
@@ -35,8 +38,8 @@ O=${1:?usage: device_session20.sh OUT_DIR}/s20
 # The settings, checked before anything is built (a bad one is refused, exit 2, nothing written)
 bad() { echo "device_session20.sh: $*" >&2; exit 2; }
 for step in ${STEPS:-order sweep}; do
-  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl|segments) ;;
-    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl segments)" ;; esac
+  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl|segments|residue) ;;
+    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl segments residue)" ;; esac
 done
 for t in ${SAN_TOOLS:-memcheck}; do
   case $t in memcheck|racecheck|synccheck|initcheck) ;;
@@ -260,6 +263,17 @@ EOF3
         timeout $(( $(left) - 10 )) $BIN --tables .gpu-carry/tables --suite ablate --out "$W/ablate.csv" >"$W/ablate.log" 2>&1
       echo "ablate rc $? ($((SECONDS - t00)) s)"; grep -E "^ablate" "$W/ablate.log" | cut -c1-150
       cp "$W/ablate.csv" "$O/"
+      ;;
+    residue)  # (thirty-fourth session) which operand's L2 residue the projection and the peer gain from
+      QALG_ABLATE_SHAPES=${RESIDUE_SHAPES:-DeepSeek-V3,Qwen3-8B} timeout $(( $(left) - 60 )) $BIN --tables .gpu-carry/tables \
+        --suite residue --out "$W/residue.csv" >"$W/residue.log" 2>&1
+      echo "residue rc $? ($((SECONDS - t00)) s)"; grep -E "^residue" "$W/residue.log" | cut -c1-150
+      cp "$W/residue.csv" "$O/"
+      if [ -f .gpu-carry/triton_qproj.py ]; then
+        PYTHONUNBUFFERED=1 timeout $(( $(left) - 10 )) python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py --residue \
+          "${PEER_RESIDUE_SHAPES:-DeepSeek-V3 expert}" >"$W/peer_residue.jsonl" 2>"$W/peer_residue.err"
+        echo "peer residue rc $? ($((SECONDS - t00)) s)"; cut -c1-220 "$W/peer_residue.jsonl"; cp "$W/peer_residue.jsonl" "$O/"
+      fi
       ;;
     segments)  # (twenty-seventh session) the narrow kernel's memory pattern alone: 64-row tiles of 208 … 1024
       # bytes per row at a 51 200-byte pitch copied, against a contiguous copy (bench suite segments)

@@ -126,6 +126,8 @@ def read_peer(paths):
                 fail(f"{path}: not JSON lines ({e})")
             if not isinstance(p, dict):
                 fail(f"{path}: a line is not a JSON object: {l.strip()[:80]}")
+            if "residue" in p:  # peer_protocols.py --residue: after a read-only pass, a diagnostic
+                continue
             protocol = p.get("protocol", "alone")
             if protocol not in PROTOCOLS:
                 fail(f"{path}: unknown protocol '{protocol}' (known: {', '.join(PROTOCOLS)}): {l.strip()[:80]}")

@@ -18,7 +18,10 @@ peer's graph alternately with the peer's dense `torch.matmul` graph, as qalg's T
 Before timing, each setting's output is checked against the peer's own dense reference (relative
 L2 error at most 1e-2, as the peer's checks require); a failure exits 1.
 
-    python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py [SHAPE ...] > peer_protocols.jsonl
+    python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py [--residue] [SHAPE ...] > peer_protocols.jsonl
+
+--residue also prints, per shape, the peer alternating with read-only passes over X and W (see
+main; the counterpart of qalg_gpu_bench's residue suite).
 
 SHAPE names select table1 shapes (default all). Bad input (no such file, a file without the
 peer's `qproj`, `bench` and `reference`, an unknown shape) exits 2 with a message naming it.
@@ -62,8 +65,10 @@ def load_peer(path):
 
 
 def main(argv):
+    residue = "--residue" in argv
+    argv = [a for a in argv if a != "--residue"]
     if len(argv) < 2:
-        fail("usage: peer_protocols.py PEER_PY [SHAPE ...]")
+        fail("usage: peer_protocols.py PEER_PY [--residue] [SHAPE ...]")
     wanted = argv[2:]
     unknown = [s for s in wanted if s not in {n for n, _, _ in SHAPES}]
     if unknown:
@@ -123,6 +128,17 @@ def main(argv):
                  for p in ("alone", "alternating_warm", "alternating_flushed")}
         lines["alone"]["dense_us"] = round(bench(lambda: torch.matmul(X, W, out=Yd)), 1)
         dense_alt = {}
+        # --residue (as qalg_gpu_bench's residue suite): the peer alternating with a read-only pass
+        # over X, over W, over both in either order (a sum: it reads the operand once and writes one
+        # number), so that the L2 holds what was read. Lines {"shape", "M", "residue": kind, ...}:
+        # diagnostics, which issue7_targets.py skips.
+        sx, sw = torch.empty((), device="cuda"), torch.empty((), device="cuda")
+        rx = lambda: torch.sum(X, dtype=torch.float32, out=sx)
+        rw = lambda: torch.sum(W, dtype=torch.float32, out=sw)
+        reads = {} if not residue else {
+            "read-x": graph(rx), "read-w": graph(rw),
+            "read-x-then-w": graph(lambda: (rx(), rw())), "read-w-then-x": graph(lambda: (rw(), rx()))}
+        residue_lines = {}
         for q in (16, 32):  # table1's settings
             if (F // q) % 16 or (D // q) % 16:
                 continue
@@ -145,11 +161,16 @@ def main(argv):
                     d, t = alternate(gd, gp, flushed)
                     lines[p][key] = round(t, 1)
                     dense_alt.setdefault(p, []).append(d)
+                for kind, g in reads.items():  # --residue: after a read-only pass instead of dense
+                    residue_lines.setdefault(kind, {"shape": name, "M": M, "D": D, "F": F, "residue": kind})[key] = \
+                        round(alternate(g, gp, False)[1], 1)
                 del gp
         for p, ds in dense_alt.items():
             lines[p]["dense_us"] = round(median(ds), 1)
         for p in ("alone", "alternating_warm", "alternating_flushed"):
             print(json.dumps(lines[p]), flush=True)
+        for line in residue_lines.values():
+            print(json.dumps(line), flush=True)
     return 0
 
 

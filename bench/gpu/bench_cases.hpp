@@ -128,6 +128,12 @@ class Bench {
   // strided: the row block's CTAs take its tiles in the strided order (set_narrow_unit_order);
   // runs: CTAs per row block (3: the kernel at M = 8192; 16: its runs at M = 32768).
   void segments(uint32_t seg_bytes, uint32_t ahead, bool strided = false, uint32_t runs = 3);
+  // (thirty-fourth session) Which operand's L2 residue the projection gains from: its calibrated
+  // tile timed alternating with each of several preceding calls (the dense GEMM on the same X and W;
+  // a read-only pass over X, over W, over both in either order; itself, i.e. alone; the dense GEMM
+  // with the L2 flushed). Why: the Triton peer ran DeepSeek-V3 in 23.2 µs after the dense call and
+  // 25.2 alone, qalg in 25.1 and 24.1. Rows `residue,<preceding>,<shape>,…` (bench_residue.hpp).
+  void residue(const std::string& name, int D, int F, int M, int q);
   // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
   // copies, wgmma or stores left out, and with TMA stores.
   void ablate(const std::string& name, int D, int F, int M, int q, bool interval);

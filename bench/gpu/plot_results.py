@@ -15,6 +15,8 @@ def peer_speedups(lines):
     alternating warm protocol where a line gives it, else in its own (alone) pass."""
     best = {}  # shape -> (protocol rank, speedup)
     for p in lines:
+        if "residue" in p:  # peer_protocols.py --residue: a diagnostic, not a protocol
+            continue
         rank = {"alternating_warm": 0, "alone": 1}.get(p.get("protocol", "alone"))
         times = [v for k, v in p.items() if k.startswith("triton_") and k.endswith("_us")]
         if p.get("M") == 2048 and "shape" in p and rank is not None and times and p.get("dense_us"):

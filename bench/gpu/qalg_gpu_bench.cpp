@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|peerlost|rows|ablate|segments] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue] [--trials N]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "bench_ablate.hpp"
+#include "bench_residue.hpp"
 
 using namespace qalg;
 using namespace qalg::bench;
@@ -33,11 +34,26 @@ int main(int argc, char** argv) {
     if (k == "--tables") o.tables = v;
     else if (k == "--out") o.out = v;
     else if (k == "--suite") o.suite = v;
-    else if (k == "--trials") o.trials = std::stoi(v);
-    else {
+    else if (k == "--trials") {
+      // a positive integer, whole (std::stoi would throw on "x" and read "3x" as 3)
+      if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1) {
+        std::cerr << "qalg_gpu_bench: --trials must be a positive integer (got '" << v << "')\n";
+        return 2;
+      }
+      o.trials = std::stoi(v);
+    } else {
       std::cerr << "qalg_gpu_bench: unknown option " << k << "\n";
       return 2;
     }
+  }
+  // (thirty-fourth session) A suite name no branch below knows would time nothing and say nothing.
+  static const char* const kSuites[] = {"table", "sweep", "all", "probe", "square", "decode", "ffn", "ffn30",
+                                        "forward", "wide", "narrow", "training", "train30", "peerlost", "rows",
+                                        "ablate", "segments", "residue"};
+  if (std::find(std::begin(kSuites), std::end(kSuites), o.suite) == std::end(kSuites)) {
+    std::cerr << "qalg_gpu_bench: unknown suite '" << o.suite << "' (table, sweep, all, probe, square, decode, ffn, "
+              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue)\n";
+    return 2;
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
   if (const char* v = std::getenv("QALG_LAW_GRID")) qalg::gpu::set_law_grid(std::string(v) != "0");
@@ -354,6 +370,10 @@ int main(int argc, char** argv) {
       if (keep("Qwen3-1.7B")) b.projection("Qwen3-1.7B", 2048, 6144, 2048, 32, "peerlost");
       if (keep("Qwen3-8B")) b.projection("Qwen3-8B", 4096, 12288, 2048, 32, "peerlost");
       if (keep("DeepSeek-V3-expert")) b.projection("DeepSeek-V3-expert", 7168, 2048, 2048, 16, "peerlost");
+    }
+    if (o.suite == "residue") {  // (thirty-fourth session) which operand's L2 residue the M = 2048 projections gain from
+      for (const auto& [name, D, F, M, q] : kProjectionTable)  // QALG_ABLATE_SHAPES picks among them
+        if (M == 2048 && keep(name)) b.residue(name, D, F, M, q);
     }
     if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
       b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);

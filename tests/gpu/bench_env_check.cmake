@@ -12,6 +12,7 @@ set(cases
     "QALG_WS_TMA_STORE=on|QALG_WS_TMA_STORE must be 0 or 1 \\(got 'on'\\)"
     "QALG_WS_TMA_STORE_TALL=2|QALG_WS_TMA_STORE_TALL must be 0 or 1 \\(got '2'\\)"
     "QALG_WSM_TWO_PER_SM=yes|QALG_WSM_TWO_PER_SM must be 0 or 1 \\(got 'yes'\\)"
+    "QALG_WS128_TWO_PER_SM=2|QALG_WS128_TWO_PER_SM must be 0 or 1 \\(got '2'\\)"
     "QALG_WS_TERM_STRIDE=on|QALG_WS_TERM_STRIDE must be 0 or 1 \\(got 'on'\\)"
     "QALG_WS_EXIT_AFTER_READ=2|QALG_WS_EXIT_AFTER_READ must be 0 or 1 \\(got '2'\\)"
     "QALG_WS_TRIM=yes|QALG_WS_TRIM must be 0 or 1 \\(got 'yes'\\)"
@@ -45,4 +46,27 @@ foreach(c IN LISTS cases)
     message(FATAL_ERROR "${setting}: stderr '${err}' does not match '${expected}'")
   endif()
   message(STATUS "${setting}: refused (${err})")
+endforeach()
+# The options too (thirty-fourth session): an unknown suite would time nothing and say nothing, and
+# a --trials that is not a positive integer threw out of std::stoi.
+set(option_cases
+    "--suite resdue|unknown suite 'resdue'"
+    "--trials x|--trials must be a positive integer \\(got 'x'\\)"
+    "--trials 3x|--trials must be a positive integer \\(got '3x'\\)"
+    "--trials 0|--trials must be a positive integer \\(got '0'\\)")
+foreach(c IN LISTS option_cases)
+  string(FIND "${c}" "|" bar)
+  string(SUBSTRING "${c}" 0 ${bar} opt)
+  separate_arguments(opt)  # "--trials x" -> two arguments
+  math(EXPR from "${bar} + 1")
+  string(SUBSTRING "${c}" ${from} -1 expected)
+  execute_process(COMMAND ${BENCH} --tables /nonexistent --out /dev/null ${opt}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "${opt}: exit code ${rc}, expected 2 (${out}${err})")
+  endif()
+  if(NOT "${err}" MATCHES "${expected}")
+    message(FATAL_ERROR "${opt}: stderr '${err}' does not match '${expected}'")
+  endif()
+  message(STATUS "${opt}: refused (${err})")
 endforeach()

@@ -88,7 +88,9 @@ def test_square_slope_and_peer(tmp_path):
     p.write_text("\n".join([
         '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alone", "triton_q16_int_us": 23.9}',
         '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alternating_warm", "triton_q16_int_us": 24.1, "triton_q16_cyc_us": 25.0}',
-        '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alternating_flushed", "triton_q16_int_us": 26.5}']) + "\n")
+        '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alternating_flushed", "triton_q16_int_us": 26.5}',
+        # peer_protocols.py --residue lines are diagnostics: not a protocol, not compared
+        '{"shape": "DeepSeek-V3 expert", "M": 2048, "residue": "read-x", "triton_q16_int_us": 1.0}']) + "\n")
     rc, out, err = run(f, p)
     assert rc == 0, err
     assert row_of(out, "DeepSeek-V3-expert M = 2048 | 24.0") == \

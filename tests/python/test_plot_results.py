@@ -31,6 +31,7 @@ def test_peer_speedups_prefer_the_alternating_protocol():
         {"shape": "Qwen3-1.7B", "M": 2048, "dense_us": 74.0, "triton_q32_int_us": 37.0, "speedup_q32_int": 2.0},
         {"shape": "Qwen3-8B", "M": 512, "dense_us": 72.0, "triton_q16_us(M=512)": 46.0},
         {"square_n": 4096, "b": 128, "dense_us": 180.0, "triton_us": 38.0},
+        {"shape": "Qwen3-1.7B", "M": 2048, "residue": "read-x", "dense_us": 74.0, "triton_q32_int_us": 1.0},
     ]
     got = plot.peer_speedups(lines)
     assert got == {"DeepSeek-V3-expert": 80.0 / 20.0, "Qwen3-1.7B": 2.0}

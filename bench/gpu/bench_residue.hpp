@@ -1,0 +1,84 @@
+#pragma once
+// The residue suite of qalg_gpu_bench (thirty-fourth session): which operand's L2 residue a
+// projection's calibrated tile gains from. The table's alternating protocol replays the dense GEMM
+// (on the same X and W) before every algebraic call; the Triton peer ran DeepSeek-V3 faster so
+// (23.2 µs) than alone (25.2), qalg slower (25.1 against 24.1). Here the tile is timed alternating
+// with each of several preceding calls, each a CUDA graph: the dense GEMM; a read-only pass over X,
+// over W, over X then W, over W then X (cublasDotEx of the operand with itself: it reads the operand
+// once and writes one float, so the L2 holds what was read, not a copy's writes); itself (alone);
+// and the dense GEMM with the L2 flushed before each replay. Medians of the suite's trials; rows
+// `residue,<preceding>,…` (the preceding call's median in dense_warm_us, the tile's in alg_warm_us;
+// the flushed one's in the *_flush_us columns).
+#include "bench_cases_run.hpp"
+
+namespace qalg::bench {
+
+inline void Bench::residue(const std::string& name, int D, int F, int M, int q) {
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  gpu::DeviceBatch batch(plan, gpu::cyclic_types(M, q));
+  Buf X(M, D), W(D, F), Y(M, F), Yd(M, F), ref(M, F, 4), dot(1, 1, 4);
+  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 11, 1.0f, s_);
+  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 12, 1.0f / std::sqrt(float(D)), s_);
+  ok(cudaStreamSynchronize(s_), "fill");
+  std::string impl;
+  const Call dense = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, impl);
+  gpu::use_forward_calibration({});
+  std::vector<FusedPick> tiles;
+  const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
+  const size_t best = calibrate(variants);
+  gpu::use_forward_calibration(calib_);
+  ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
+  variants[best].second(s_);
+  ok(cudaStreamSynchronize(s_), "run");
+  gpu::CudaDenseReference r(t, detail::same(q, D / q), detail::same(q, F / q));
+  r.forward(gpu::cyclic_types(M, q), X.m(), W.m(), ref.f());
+  const double err = gpu::rel_l2_bf16(Y.p, ref.f(), uint64_t(M) * F);
+  const bool pass = err <= 1e-2;  // NaN fails
+  failures_ += !pass;
+  // A read-only pass over n bf16 elements at p: its dot product with itself, the result on the device
+  // (the pointer mode set and restored inside the call: it is captured into a graph, where a host
+  // result would synchronise).
+  auto read = [this, &dot](const void* p, uint64_t n) {
+    if (n > uint64_t(INT32_MAX)) throw std::invalid_argument("residue: an operand of more than 2^31 elements");
+    return [this, p, n, out = dot.p](cudaStream_t s) {
+      ok(cublasSetStream(dense_.blas, s), "cublasSetStream");
+      ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
+      ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_32F, CUDA_R_32F), "dot");
+      ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_HOST), "pointer mode");
+    };
+  };
+  const Call rx = read(X.p, uint64_t(M) * D), rw = read(W.p, uint64_t(D) * F);
+  const std::vector<std::pair<std::string, Call>> before = {
+      {"dense", dense},
+      {"read-x", rx},
+      {"read-w", rw},
+      {"read-x-then-w", [=](cudaStream_t s) { rx(s), rw(s); }},
+      {"read-w-then-x", [=](cudaStream_t s) { rw(s), rx(s); }},
+  };
+  GraphCall ga(s_, variants[best].second);
+  auto emit = [&](const std::string& kind, const Stats* pw, const Stats* aw, const Stats* pf, const Stats* af) {
+    auto v = [](const Stats* x, double Stats::*m) { return x ? std::to_string(x->*m) : std::string(); };
+    csv_ << "residue," << kind << ',' << name << ',' << M << ',' << D << ',' << F << ',' << q << ','
+         << variants[best].first << ',' << impl << ',' << v(pw, &Stats::median) << ',' << v(pw, &Stats::p10) << ','
+         << v(pw, &Stats::p90) << ',' << v(aw, &Stats::median) << ',' << v(aw, &Stats::p10) << ','
+         << v(aw, &Stats::p90) << ',' << v(pf, &Stats::median) << ',' << v(af, &Stats::median) << ','
+         << v(af, &Stats::p10) << ',' << v(af, &Stats::p90) << ",,,,," << err << ',' << (pass ? "pass" : "FAIL") << ','
+         << gpu_name_ << ",,,,\n";
+    const Stats* a = aw ? aw : af;
+    std::printf("residue %-26s %-22s after %-14s %8.1f us (p10 %.1f, p90 %.1f)%s  err %.1e\n", name.c_str(),
+                variants[best].first.c_str(), kind.c_str(), a->median, a->p10, a->p90, aw ? "" : " flushed", err);
+  };
+  for (const auto& [kind, call] : before) {
+    GraphCall gp(s_, call);
+    const auto [pw, aw] = timer_->alternate(gp, ga, false, o_.trials);
+    emit(kind, &pw, &aw, nullptr, nullptr);
+  }
+  const Stats alone = timer_->alone(ga, false, o_.trials);
+  emit("itself", nullptr, &alone, nullptr, nullptr);
+  GraphCall gd(s_, dense);
+  const auto [df, af] = timer_->alternate(gd, ga, true, o_.trials);
+  emit("dense-flushed", nullptr, nullptr, &df, &af);
+}
+
+}  // namespace qalg::bench
