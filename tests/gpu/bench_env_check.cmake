@@ -32,20 +32,32 @@ set(cases
     "QALG_DECODE_READY=on|QALG_DECODE_READY must be 0 or 1 \\(got 'on'\\)"
     "QALG_WIDE_M=4096|QALG_WIDE_M must be 8192 or 32768 \\(got '4096'\\)"
     "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")
-foreach(c IN LISTS cases)
-  string(FIND "${c}" "|" bar)
-  string(SUBSTRING "${c}" 0 ${bar} setting)
-  math(EXPR from "${bar} + 1")
-  string(SUBSTRING "${c}" ${from} -1 expected)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${setting} ${BENCH} --tables /nonexistent --suite ffn --out /dev/null
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Runs the bench with `command` (a list: an env prefix, or options after the fixed ones) and
+# requires exit code 2 and a stderr matching `expected`.
+function(expect_refusal label expected)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 2)
-    message(FATAL_ERROR "${setting}: exit code ${rc}, expected 2 (${out}${err})")
+    message(FATAL_ERROR "${label}: exit code ${rc}, expected 2 (${out}${err})")
   endif()
   if(NOT "${err}" MATCHES "${expected}")
-    message(FATAL_ERROR "${setting}: stderr '${err}' does not match '${expected}'")
+    message(FATAL_ERROR "${label}: stderr '${err}' does not match '${expected}'")
   endif()
-  message(STATUS "${setting}: refused (${err})")
+  message(STATUS "${label}: refused (${err})")
+endfunction()
+# Splits a case "what|expected" into the two. (A function, not a macro: a macro's arguments are
+# substituted as text and parsed again, which would drop the regular expressions' backslashes.)
+function(split_case c what expected)
+  string(FIND "${c}" "|" bar)
+  string(SUBSTRING "${c}" 0 ${bar} w)
+  math(EXPR from "${bar} + 1")
+  string(SUBSTRING "${c}" ${from} -1 e)
+  set(${what} "${w}" PARENT_SCOPE)
+  set(${expected} "${e}" PARENT_SCOPE)
+endfunction()
+foreach(c IN LISTS cases)
+  split_case("${c}" setting expected)
+  expect_refusal("${setting}" "${expected}"
+                 ${CMAKE_COMMAND} -E env ${setting} ${BENCH} --tables /nonexistent --suite ffn --out /dev/null)
 endforeach()
 # The options too (thirty-fourth session): an unknown suite would time nothing and say nothing, and
 # a --trials that is not a positive integer threw out of std::stoi.
@@ -55,18 +67,7 @@ set(option_cases
     "--trials 3x|--trials must be a positive integer \\(got '3x'\\)"
     "--trials 0|--trials must be a positive integer \\(got '0'\\)")
 foreach(c IN LISTS option_cases)
-  string(FIND "${c}" "|" bar)
-  string(SUBSTRING "${c}" 0 ${bar} opt)
-  separate_arguments(opt)  # "--trials x" -> two arguments
-  math(EXPR from "${bar} + 1")
-  string(SUBSTRING "${c}" ${from} -1 expected)
-  execute_process(COMMAND ${BENCH} --tables /nonexistent --out /dev/null ${opt}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 2)
-    message(FATAL_ERROR "${opt}: exit code ${rc}, expected 2 (${out}${err})")
-  endif()
-  if(NOT "${err}" MATCHES "${expected}")
-    message(FATAL_ERROR "${opt}: stderr '${err}' does not match '${expected}'")
-  endif()
-  message(STATUS "${opt}: refused (${err})")
+  split_case("${c}" opt expected)
+  separate_arguments(args UNIX_COMMAND "${opt}")  # "--trials x" -> two arguments
+  expect_refusal("${opt}" "${expected}" ${BENCH} --tables /nonexistent --out /dev/null ${args})
 endforeach()
