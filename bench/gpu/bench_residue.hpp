@@ -5,7 +5,7 @@
 // (23.2 µs) than alone (25.2), qalg slower (25.1 against 24.1). Here the tile is timed alternating
 // with each of several preceding calls, each a CUDA graph: the dense GEMM; a read-only pass over X,
 // over W, over X then W, over W then X (cublasDotEx of the operand with itself: it reads the operand
-// once and writes one float, so the L2 holds what was read, not a copy's writes); itself (alone);
+// once and writes one number, so the L2 holds what was read, not a copy's writes); itself (alone);
 // and the dense GEMM with the L2 flushed before each replay. Medians of the suite's trials; rows
 // `residue,<preceding>,…` (the preceding call's median in dense_warm_us, the tile's in alg_warm_us;
 // the flushed one's in the *_flush_us columns).
@@ -44,7 +44,8 @@ inline void Bench::residue(const std::string& name, int D, int F, int M, int q) 
     return [this, p, n, out = dot.p](cudaStream_t s) {
       ok(cublasSetStream(dense_.blas, s), "cublasSetStream");
       ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
-      ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_32F, CUDA_R_32F), "dot");
+      // (bf16 in, bf16 result, fp32 execution: cublasDotEx's one bf16 combination)
+      ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_16BF, CUDA_R_32F), "dot");
       ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_HOST), "pointer mode");
     };
   };

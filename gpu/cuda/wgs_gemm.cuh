@@ -404,7 +404,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // kTmaRowsOnly (thirty-fourth session, ws128x128 two per SM): x's rows only by TMA, the host
     // launching it only where rows_tma and every step goes by TMA (grouped widths, or a common width
     // that is a multiple of 64: whole steps). At two CTAs of 9
-    // warps per SM ptxas caps registers at 96 (5 warps on some of the SM's four register banks), and
+    // warps per SM ptxas caps registers at 96 (measured with probe kernels; perhaps 5 warps on one of its four register files), and
     // the cp.async path's 32 row offsets spilled 198 bytes.
     constexpr bool kTmaRowsOnly = BM == 128 && BN == 128 && MINB == 2 && !RP && !GP && !PACK && NB == 1;
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {

@@ -9,6 +9,7 @@ are not compared; the count adds every verdict; unreadable or empty tables, a ro
 non-numbers exit 2 with a message naming the problem. With the same call's empty graph replay t0
 (ceiling row null_kernel_1_ctas_us), target 2 also states the reachable fraction floor / (floor + t0);
 every unmet ratio lists the time that meets it, dense / paper, and qalg's excess over it."""
+import json
 import subprocess
 import sys
 
@@ -26,6 +27,10 @@ def run(*paths):
     out = subprocess.run([sys.executable, str(SCRIPT)] + [str(p) for p in paths], capture_output=True, text=True,
                          check=False)
     return out.returncode, out.stdout, out.stderr
+
+
+def jsonl(path, *objects):
+    path.write_text("".join(json.dumps(o) + "\n" for o in objects))
 
 
 def row_of(out, *words):
@@ -66,12 +71,10 @@ def test_square_slope_and_peer(tmp_path):
     rows.append(["table", "projection", "DeepSeek-V3-expert", 2048, 16, 24.0, 3.2, 2.7, 0.7, 27.0, 23.0])
     rows.append(["table", "projection", "Qwen3-8B", 1, 32, 30.0, 1.1, 1.0, "", 31.0, 29.0])
     f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
-    p.write_text("\n".join([
-        '{"check": "q=4", "rel_l2": 0.0016}',
-        '{"shape": "DeepSeek-V3 expert", "M": 2048, "triton_q16_int_us": 24.5, "triton_q32_cyc_us": 23.9}',
-        '{"shape": "Qwen3-8B", "M": 1, "triton_q16_us(M=64)": 20.0}',
-        '{"square_n": 4096, "b": 128, "triton_us": 30.0}',
-        '{"square_n": 8192, "b": 128, "triton_us": 1000.0}']) + "\n")
+    jsonl(p, {"check": "q=4", "rel_l2": 0.0016},
+          {"shape": "DeepSeek-V3 expert", "M": 2048, "triton_q16_int_us": 24.5, "triton_q32_cyc_us": 23.9},
+          {"shape": "Qwen3-8B", "M": 1, "triton_q16_us(M=64)": 20.0},
+          {"square_n": 4096, "b": 128, "triton_us": 30.0}, {"square_n": 8192, "b": 128, "triton_us": 1000.0})
     rc, out, err = run(f, p)
     assert rc == 0, err
     assert "| 2.10 | **no** |" in row_of(out, "log-log slope")
@@ -85,24 +88,28 @@ def test_square_slope_and_peer(tmp_path):
     assert "b=128 n=16384" not in out.split("Triton peer")[1]  # no peer line: no verdict
     # peer_protocols.py's lines: each protocol against qalg's column timed the same way; faster in
     # every one is the verdict (23.9 alone, 24.1 alternating warm, 26.5 flushed: flushed is lost)
-    p.write_text("\n".join([
-        '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alone", "triton_q16_int_us": 23.9}',
-        '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alternating_warm", "triton_q16_int_us": 24.1, "triton_q16_cyc_us": 25.0}',
-        '{"shape": "DeepSeek-V3 expert", "M": 2048, "protocol": "alternating_flushed", "triton_q16_int_us": 26.5}',
-        # peer_protocols.py --residue lines are diagnostics: not a protocol, not compared
-        '{"shape": "DeepSeek-V3 expert", "M": 2048, "residue": "read-x", "triton_q16_int_us": 1.0}']) + "\n")
+    ds = {"shape": "DeepSeek-V3 expert", "M": 2048}
+
+    def protocols(flushed_us):
+        jsonl(p, {**ds, "protocol": "alone", "triton_q16_int_us": 23.9},
+              {**ds, "protocol": "alternating_warm", "triton_q16_int_us": 24.1, "triton_q16_cyc_us": 25.0},
+              {**ds, "protocol": "alternating_flushed", "triton_q16_int_us": flushed_us},
+              # peer_protocols.py --residue lines are diagnostics: not a protocol, not compared
+              {**ds, "residue": "read-x", "triton_q16_int_us": 1.0})
+
+    protocols(26.5)
     rc, out, err = run(f, p)
     assert rc == 0, err
     assert row_of(out, "DeepSeek-V3-expert M = 2048 | 24.0") == \
         "| DeepSeek-V3-expert M = 2048 | 24.0 / 24.1 | 27.0 / 26.5 | 23.0 / 23.9 | **no** |"
-    p.write_text(p.read_text().replace("26.5", "27.5"))
+    protocols(27.5)
     rc, out, err = run(f, p)
     assert rc == 0 and row_of(out, "DeepSeek-V3-expert M = 2048 | 24.0").endswith("| yes |"), err
     # a table without qalg's alone column (older tables): that protocol is not compared, and a row
     # whose every protocol lacks qalg's time is not met
     old = tmp_path / "old.csv"
     write(old, [["table", "projection", "DeepSeek-V3-expert", 2048, 16, 24.0, 3.2, 2.7, 0.7]])
-    p.write_text('{"shape": "DeepSeek-V3 expert", "M": 2048, "triton_q16_int_us": 30.0}\n')
+    jsonl(p, {**ds, "triton_q16_int_us": 30.0})
     rc, out, err = run(old, p)
     assert rc == 0, err
     assert row_of(out, "DeepSeek-V3-expert M = 2048 | —") == \
