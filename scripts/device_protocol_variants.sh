@@ -11,16 +11,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 O=${1:?usage: device_protocol_variants.sh OUT_DIR}/pv
 : "${SHAPE:?SHAPE (a peerlost shape: Qwen3-1.7B, Qwen3-8B, DeepSeek-V3-expert)}" "${VARIANTS:?VARIANTS (bench variant names)}"
+# SUITE (thirty-fifth session): peerlost (the default: the table's three protocols) or residue (the same
+# three, after dense / after itself / flushed, and after read-only passes over X and W: bench_residue.hpp)
+SUITE=${SUITE:-peerlost}
+case $SUITE in peerlost|residue) ;; *) echo "device_protocol_variants.sh: SUITE must be peerlost or residue (got '$SUITE')" >&2; exit 2 ;; esac
 R=/tmp/pv; mkdir -p "$O" "$R"
 . scripts/device_build.sh
 # T_FILTER: the CUDA tests of that gtest filter first (their conformance rows in OUT/pv/conformance.csv)
-if [ -n "${T_FILTER:-}" ]; then
-  echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$O/conformance.csv"
-  QALG_GPU_RESULTS="$O/conformance.csv" timeout ${T_TESTS:-200} "$B/test_gpu_cuda" --gtest_brief=1 \
-    --gtest_filter="$T_FILTER" >"$R/conformance.log" 2>&1
-  echo "tests rc $? ($((SECONDS - t0)) s): $(grep -E "PASSED|FAILED" "$R/conformance.log" | tail -3 | tr '\n' ' ')"
-  echo "conformance rows: $(($(wc -l <"$O/conformance.csv") - 1)), failures: $(grep -c FAIL "$O/conformance.csv")"
-fi
+. scripts/device_filtered_tests.sh
 # (a variant named twice runs twice: a repeat in the same call; files by position, so none is overwritten)
 i=0
 # An entry VARIANT:VAR=v,VAR=v runs that variant with those settings (e.g. fused-ws128x128:QALG_WS128_TWO_PER_SM=1).
@@ -29,8 +27,8 @@ for entry in $VARIANTS; do
   v=${entry%%:*}; envs=""
   [ "$entry" != "$v" ] && envs=$(echo "${entry#*:}" | tr , ' ')
   env $envs QALG_ABLATE_SHAPES=$SHAPE QALG_BENCH_VARIANTS=$v timeout 120 "$B/qalg_gpu_bench" --tables .gpu-carry/tables \
-    --suite peerlost --out "$R/pl_$i.csv" >"$R/pl_$i.log" 2>&1
-  echo "$entry rc $? ($((SECONDS - t0)) s): $(grep -E "^peerlost" "$R/pl_$i.log" | cut -c1-200)"
+    --suite $SUITE --out "$R/pl_$i.csv" >"$R/pl_$i.log" 2>&1
+  echo "$entry rc $? ($((SECONDS - t0)) s):"; grep -E "^$SUITE" "$R/pl_$i.log" | cut -c1-200
 done
 # variants.csv: the bench's rows with the entry (variant and settings) in a first column
 { echo "entry,$(head -1 "$R/pl_1.csv")"

@@ -133,8 +133,8 @@ def main(argv):
         # number), so that the L2 holds what was read. Lines {"shape", "M", "residue": kind, ...}:
         # diagnostics, which issue7_targets.py skips.
         sx, sw = torch.empty((), device="cuda"), torch.empty((), device="cuda")
-        rx = lambda: torch.sum(X, dtype=torch.float32, out=sx)
-        rw = lambda: torch.sum(W, dtype=torch.float32, out=sw)
+        rx = lambda: torch.sum(X.view(-1), 0, dtype=torch.float32, out=sx)
+        rw = lambda: torch.sum(W.view(-1), 0, dtype=torch.float32, out=sw)
         reads = {} if not residue else {
             "read-x": graph(rx), "read-w": graph(rw),
             "read-x-then-w": graph(lambda: (rx(), rw())), "read-w-then-x": graph(lambda: (rw(), rx()))}

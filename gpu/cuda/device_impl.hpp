@@ -122,7 +122,8 @@ struct DeviceBatch::Impl {
   std::vector<uint32_t> type_begin;         // q + 1 offsets into rows
   detail::RowFormula formula;               // rows in closed form, where they have one
   std::mutex mutex;
-  std::map<std::tuple<ListKind, uint32_t, uint32_t>, detail::WorkList> lists;
+  // (the last key: the forward lists built last item first, set_ws_items_descending)
+  std::map<std::tuple<ListKind, uint32_t, uint32_t, bool>, detail::WorkList> lists;
   // Built on first use (outside any graph capture), then reused.
   const detail::WorkList& list(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn);
   // backward(): the second stream and the fork/join events, created on first use.

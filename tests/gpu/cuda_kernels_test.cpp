@@ -872,6 +872,28 @@ TEST(WsTiles, Ws128TwoPerSmResultsAsWithout) {
   });
 }
 
+// set_ws_items_descending(true) and (false, the default): the forward lists walked last item first.
+// Every warp-specialised tile's switch cases (the paired tiles' pairs reversed among them), and the
+// DeepSeek-V3 expert's shape on ws64x128 and ws128x128 in both item orders, must give the reference's
+// results both ways.
+TEST(WsItemsDescending, ResultsAsAscending) {
+  both_ways(ws_items_descending, set_ws_items_descending, [](bool on) {
+    const std::string p = on ? "items-descending" : "items-ascending";
+    const uint64_t seed = on ? 3800 : 3900;
+    ws_switch_cases(p, seed);
+    for (const TileConfig& t : {TileConfig{64, 128, 5, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws}})
+      for (WsItemOrder order : {WsItemOrder::columns, WsItemOrder::types}) {
+        set_forward_tiles(t);
+        set_ws_item_order(order);
+        run_conformance({p + "/dsv3-" + std::to_string(t.bm) + (order == WsItemOrder::types ? "-types" : "-columns"),
+                         complete_table(16), same(16, 448), same(16, 128)},
+                        DType::bf16, false, 2048, seed + 100 + t.bm + uint64_t(order == WsItemOrder::types), kFwdFused);
+      }
+    set_ws_item_order(WsItemOrder::columns);
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  });
+}
+
 // set_ws_term_stride(true) and (false, the default): the warp-specialised producers read their first
 // item's terms beside the item where the forward list has a term stride (every item a slot of T
 // terms; the complete-graph law's: T = 2, its diagonal items padded). Every warp-specialised tile's

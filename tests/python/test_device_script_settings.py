@@ -47,3 +47,29 @@ def test_valid_settings_pass_the_check(tmp_path):
                          NCU_RUNS="skel:Qwen3-32B:fused-wsl64x128:sync-only bad")
     assert rc == 2 and "NCU_RUNS: 'bad'" in err and not wrote
     assert err.count("device_session20.sh:") == 1
+
+
+def run_script(name, tmp_path, **env):
+    out_dir = tmp_path / "out"
+    e = {k: v for k, v in os.environ.items()
+         if not k.startswith(("AB_", "ROUNDS", "SUITE", "SHAPE", "VARIANTS", "T_FILTER"))}
+    e.update(env)
+    r = subprocess.run(["bash", str(ROOT / "scripts" / name), str(out_dir)], capture_output=True, text=True, env=e,
+                       check=False, timeout=60)
+    return r.returncode, r.stderr, out_dir.exists()
+
+
+def test_residue_ab_and_protocol_variants_refuse_bad_settings(tmp_path):
+    """(thirty-fifth session) device_residue_ab.sh refuses a non-positive ROUNDS, a missing AB_ENVS or an
+    AB_ENVS side that is not name:VAR=value[,…]; device_protocol_variants.sh a SUITE other than peerlost
+    or residue: exit 2, the setting named, nothing written."""
+    cases = [("device_residue_ab.sh", {"AB_ENVS": "asc:QALG_WS_DESCENDING=0", "ROUNDS": "0"}, "ROUNDS must be a positive integer"),
+             ("device_residue_ab.sh", {"AB_ENVS": "asc:QALG_WS_DESCENDING=0 desc:QALG_X"}, "AB_ENVS: 'desc:QALG_X'"),
+             ("device_residue_ab.sh", {}, "AB_ENVS must name the settings"),
+             ("device_protocol_variants.sh", {"SHAPE": "Qwen3-8B", "VARIANTS": "fused-ws64x128", "SUITE": "table"},
+              "SUITE must be peerlost or residue (got 'table')")]
+    for name, env, message in cases:
+        rc, err, wrote = run_script(name, tmp_path, **env)
+        assert rc == 2, (name, env, err)
+        assert message in err, (name, env, err)
+        assert not wrote, (name, env)

@@ -356,6 +356,16 @@ void set_ws_ablation(uint32_t mask);
 uint32_t ws_ablation();
 void set_ws_item_order(WsItemOrder o);
 WsItemOrder ws_item_order();
+// The forward lists (forward, forward_by_types: the warp-specialised tiles' items) walked last item
+// first (on) instead of first item first (off, the default). Why (thirty-fifth session, the residue
+// suite on an H100): the DeepSeek-V3 expert's tile ran 27.5 µs after a read of X or of W and 26.5 after
+// both, but 30.7 after the dense GEMM on the same X and W, no faster than after itself (30.5); the
+// Triton peer gains from that GEMM's residue. A GEMM streams K upwards, so what it leaves in the L2 is
+// the high input groups; in the ascending order qalg's first items read the low ones and evict that
+// residue before they reach it. Results are the same either way. Process-wide; the bench's
+// QALG_WS_DESCENDING=0|1.
+void set_ws_items_descending(bool on);
+bool ws_items_descending();
 // The item order of the gated FFN's gate/up on its warp-specialised kernel (columns by default).
 // Its own setting, not the projections' set_ws_item_order or calibration: a gate/up step carries two
 // W tiles against one x tile, so what an order shares between CTAs running together weighs
