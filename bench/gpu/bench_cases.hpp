@@ -57,6 +57,7 @@ using Call = std::function<void(cudaStream_t)>;
 struct FusedPick {
   gpu::TileConfig tiles;
   gpu::WsItemOrder order = gpu::WsItemOrder::columns;
+  bool descending = false;  // the items last first (set_ws_items_descending; "…-desc" variants)
 };
 
 class Bench {
@@ -253,7 +254,7 @@ class Bench {
   void remember_forward(uint64_t K, uint64_t N, uint32_t q, uint64_t M, const FusedPick& pick) {
     std::erase_if(calib_, [&](const gpu::CalibrationEntry& e) { return e.K == K && e.N == N && e.q == q && e.M == M; });
     gpu::CalibrationEntry e;
-    e.K = K, e.N = N, e.q = q, e.M = M, e.tiles = pick.tiles, e.order = pick.order;
+    e.K = K, e.N = N, e.q = q, e.M = M, e.tiles = pick.tiles, e.order = pick.order, e.descending = pick.descending;
     calib_.push_back(e);
   }
   double floor_us(double flops, double bytes) const { return std::max(flops / rate_, bytes / bw_) * 1e6; }

@@ -33,11 +33,15 @@ inline bool orders_items(gpu::TileEngine e) {
 // warp-specialised ones also in the type-outer item order ("…-types"; the twentieth session found
 // it 1-5 % faster on most shapes and up to 6 % slower on Qwen3-32B, so the order is picked per
 // shape). Unless QALG_WS_ORDER set types for every kernel: then each tile runs only in that order.
+// (Thirty-fifth session) each of those also with its items last first ("…-desc"; set_ws_items_descending:
+// Qwen3-8B 2 % faster so, Qwen3-4B and Qwen3-32B slower, so per shape too), unless QALG_WS_DESCENDING=1
+// set that for every kernel.
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
                                                                 const Buf& X, const Buf& W, const Buf& Y,
                                                                 std::vector<FusedPick>* picks = nullptr) {
   std::vector<std::pair<std::string, Call>> v;
   const gpu::WsItemOrder process_order = gpu::ws_item_order();
+  const bool process_descending = gpu::ws_items_descending();
   for (gpu::TileConfig tc : gpu::forward_tiles_for_vector_width(plan.vector_width())) {
     // The narrow-group law tile runs as itself only on its plans (elsewhere it is 64x128w4 again).
     if (tc.engine == gpu::TileEngine::narrow_law && !gpu::narrow_law_applies(batch)) continue;
@@ -49,21 +53,27 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
     if (tc.engine == gpu::TileEngine::wgmma_ws_row_pairs && !gpu::row_pair_tiles_apply(batch, tc)) continue;
     std::vector<gpu::WsItemOrder> orders{process_order};
     if (orders_items(tc.engine) && process_order == gpu::WsItemOrder::columns) orders.push_back(gpu::WsItemOrder::types);
-    for (gpu::WsItemOrder order : orders) {
-      const std::string name =
-          "fused-" + gpu::tile_name(tc) + (order == gpu::WsItemOrder::types && orders.size() > 1 ? "-types" : "");
-      // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
-      if (const char* only = std::getenv("QALG_BENCH_VARIANTS");
-          only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
-        continue;
-      if (picks) picks->push_back({tc, order});
-      v.push_back({name, [&, tc, order, process_order](cudaStream_t s) {
-                     gpu::set_forward_tiles(tc);
-                     gpu::set_ws_item_order(order);  // read while the call is captured or run, then restored
-                     gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
-                     gpu::set_ws_item_order(process_order);
-                   }});
-    }
+    std::vector<bool> directions{process_descending};
+    if (orders_items(tc.engine) && !process_descending) directions.push_back(true);
+    for (gpu::WsItemOrder order : orders)
+      for (bool desc : directions) {
+        const std::string name = "fused-" + gpu::tile_name(tc) +
+                                 (order == gpu::WsItemOrder::types && orders.size() > 1 ? "-types" : "") +
+                                 (desc && directions.size() > 1 ? "-desc" : "");
+        // QALG_BENCH_VARIANTS=a,b,… keeps only those variants (profiling one kernel under ncu).
+        if (const char* only = std::getenv("QALG_BENCH_VARIANTS");
+            only && ("," + std::string(only) + ",").find("," + name + ",") == std::string::npos)
+          continue;
+        if (picks) picks->push_back({tc, order, desc});
+        v.push_back({name, [&, tc, order, desc, process_order, process_descending](cudaStream_t s) {
+                       gpu::set_forward_tiles(tc);
+                       gpu::set_ws_item_order(order);  // read while the call is captured or run, then restored
+                       gpu::set_ws_items_descending(desc);
+                       gpu::forward(batch, gpu::ForwardSchedule::endpoint_fused, X.m(), W.m(), Y.m(), nullptr, s);
+                       gpu::set_ws_item_order(process_order);
+                       gpu::set_ws_items_descending(process_descending);
+                     }});
+      }
   }
   return v;
 }
@@ -337,7 +347,8 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
                                                    : "wg";
   };
   const bool by_types = e && e->order == gpu::WsItemOrder::types;
-  const std::string variant = (e ? gpu::tile_name(e->tiles) + (by_types ? "-types" : "") : std::string("default")) + "+dX-" +
+  const std::string variant = (e ? gpu::tile_name(e->tiles) + (by_types ? "-types" : "") + (e->order && e->descending ? "-desc" : "")
+                                   : std::string("default")) + "+dX-" +
                               engine_name(engines.dx) + "+dW-" + engine_name(engines.dw);
   row("table", "training", name, M, D, F, q, variant + alg_form, i1 + "+" + i2 + "+" + i3 + dense_form, dense, alg,
       floor_us(fl, by), err, 1e-2);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Per-shape forward calibration (gpu/include/qalg/gpu/kernels.hpp) from benchmark CSVs: for each
 projection/square shape, the variant its row chose, as K,N,q,M,schedule,bm,bn,warps,engine,order
-(order: the warp-specialised tiles' item order, "types" for a "…-types" variant, else "columns"); for a
+(order: the warp-specialised tiles' item order, "types" for a "…-types" variant, else "columns", with
+"-descending" for a "…-desc" variant: the items last first); for a
 shape only the training rows timed (a down projection), the forward tile their calibration chose. With
 several CSVs (runs), a shape takes the row with the lowest measured warm median (alg_warm_us):
 a run's pick comes from a short calibration phase whose timings vary by 10-20 % between runs.
@@ -41,12 +42,12 @@ for r in best.values():
     if v == "diagonal-first":
         print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},diagonal-first,64,128,5,wgmma_ws,columns')
         continue
-    m = re.fullmatch(r"fused-(wg|wsl|wsp|wsg|wsm|ws|wr|wt|wmr|wm|wl|nl)?(\d+)x(\d+)(?:w(\d+))?(-types)?", v)
+    m = re.fullmatch(r"fused-(wg|wsl|wsp|wsg|wsm|ws|wr|wt|wmr|wm|wl|nl)?(\d+)x(\d+)(?:w(\d+))?(-types)?(-desc)?", v)
     if not m:
         sys.exit(f"unknown variant {v}")
     eng, bm, bn, w = m.group(1) or "", int(m.group(2)), int(m.group(3)), m.group(4)
     warps = int(w) if w else (bm // 16 + (1 if eng in ("ws", "wr", "wt", "wsl", "wsp", "wsg", "wsm") else 0))
     if eng == "nl":  # the narrow-group law tiles: nl64x64 has 8 warps (two per 16-row strip), nl64x128 4
         warps = 8 if bn == 64 else 4
-    order = "types" if m.group(5) else "columns"
+    order = ("types" if m.group(5) else "columns") + ("-descending" if m.group(6) else "")
     print(f'{r["D"]},{r["F"]},{r["q"]},{r["M"]},endpoint-fused,{bm},{bn},{warps},{ENGINES[eng]},{order}')

@@ -35,9 +35,14 @@ std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) 
       throw std::invalid_argument(where + "a number field is not a number");
     }
     if (f.size() == 10) {
-      if (f[9] == "columns") e.order = WsItemOrder::columns;
-      else if (f[9] == "types") e.order = WsItemOrder::types;
-      else throw std::invalid_argument(where + "order must be columns or types, got '" + f[9] + "'");
+      const std::string o = f[9];
+      const std::string base = o.size() > 11 && o.compare(o.size() - 11, 11, "-descending") == 0 ? o.substr(0, o.size() - 11) : o;
+      if (base == "columns") e.order = WsItemOrder::columns;
+      else if (base == "types") e.order = WsItemOrder::types;
+      else
+        throw std::invalid_argument(where + "order must be columns, types, columns-descending or types-descending, got '" +
+                                    o + "'");
+      e.descending = base != o;
     }
     if (f.size() >= 9) {
       if (f[8] == "wgmma") e.tiles.engine = TileEngine::wgmma;

@@ -125,7 +125,9 @@ struct DeviceBatch::Impl {
   // (the last key: the forward lists built last item first, set_ws_items_descending)
   std::map<std::tuple<ListKind, uint32_t, uint32_t, bool>, detail::WorkList> lists;
   // Built on first use (outside any graph capture), then reused.
-  const detail::WorkList& list(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn);
+  // descending (forward and forward_by_types only; ignored for the others): the items last first
+  // (set_ws_items_descending, a calibration entry's "…-descending" order).
+  const detail::WorkList& list(const DeviceBatch& b, ListKind kind, uint32_t bm, uint32_t bn, bool descending = false);
   // backward(): the second stream and the fork/join events, created on first use.
   cudaStream_t side = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;

@@ -1,7 +1,6 @@
 // DevicePlan / DeviceBatch: validate a KernelPlan and a batch's row types, group the rows per
 // type, and build the tile work lists of each kernel (SPEC §4 forward terms, §5 backward terms).
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -10,11 +9,6 @@
 #include "grad_x_list.hpp"
 
 namespace qalg::gpu {
-namespace {
-std::atomic<bool> g_ws_items_descending{false};  // set_ws_items_descending (thirty-fifth session)
-}  // namespace
-void set_ws_items_descending(bool on) { g_ws_items_descending = on; }
-bool ws_items_descending() { return g_ws_items_descending.load(); }
 namespace detail {
 
 void check_cuda(cudaError_t e, const char* what) {
@@ -228,9 +222,9 @@ void build_grad_w(const DeviceBatch& b, uint32_t bm, uint32_t bn, std::vector<Wo
 }  // namespace
 
 const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind kind, uint32_t bm,
-                                                uint32_t bn) {
+                                                uint32_t bn, bool descending_order) {
   std::lock_guard<std::mutex> lock(mutex);
-  const bool descending = g_ws_items_descending && (kind == ListKind::forward || kind == ListKind::forward_by_types);
+  const bool descending = descending_order && (kind == ListKind::forward || kind == ListKind::forward_by_types);
   auto key = std::make_tuple(kind, bm, bn, descending);
   auto it = lists.find(key);
   if (it != lists.end()) return it->second;
@@ -319,8 +313,8 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
       return detail::item_depth(x, terms) > detail::item_depth(y, terms);
     });
   }
-  // set_ws_items_descending: the same items last first. A pair of the wsp tiles stays a pair: with an
-  // even count, items 2p and 2p + 1 land at count - 1 - 2p and count - 2 - 2p, again 2p' + 1 and 2p'
+  // descending (set_ws_items_descending or the calibration): the same items last first. A pair of
+  // the wsp tiles stays a pair: with an even count, items 2p and 2p + 1 land at count - 1 - 2p and count - 2 - 2p, again 2p' + 1 and 2p'
   // (row halves swapped, which items_pair below allows).
   if (descending) std::reverse(items.begin(), items.end());
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");

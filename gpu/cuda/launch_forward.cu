@@ -26,6 +26,7 @@ std::atomic<bool> g_ws_types_outer{false};       // set_ws_item_order
 std::atomic<bool> g_ws_tma_store{true};          // wgs_gemm.cuh kTmaStore (on: session 19, call 2)
 std::atomic<bool> g_ws_tma_store_tall{true};     // ... for the 128-row tiles too (written: session 29; on: session 30)
 std::atomic<bool> g_row_pairs_two_per_sm{false};  // wsm: 3 stages, two CTAs per SM instead of 6 and one (session 32)
+std::atomic<bool> g_ws_items_descending{false};  // set_ws_items_descending (thirty-fifth session)
 std::atomic<bool> g_ws128_two_per_sm{false};  // ws128x128: 3 stages, two CTAs per SM instead of 6 and one (session 34)
 std::atomic<bool> g_ws_trim_tail{true};          // wgs_gemm.cuh kTrimTail (session 20)
 std::atomic<bool> g_ws_narrow_w{true};           // wgs_gemm.cuh kNarrowW (on: session 21, call 1)
@@ -352,8 +353,9 @@ bool law_applies(const DeviceBatch& b, uint32_t bm, uint32_t bn, bool by_rows, G
 }
 
 template <typename T>
-// types_outer: the warp-specialised tiles walk their items type outer (WsItemOrder::types).
-void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_outer, cudaStream_t s) {
+// types_outer: the warp-specialised tiles walk their items type outer (WsItemOrder::types);
+// descending: they walk them last first (set_ws_items_descending; the other tiles keep the list's order).
+void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_outer, bool descending, cudaStream_t s) {
   auto& impl = b.impl();
   if constexpr (is_tensor_core_type<T>()) {
     if (t.engine == TileEngine::narrow_law) {
@@ -424,7 +426,10 @@ void launch_fused(const DeviceBatch& b, GemmArgs a, TileConfig t, bool types_out
         // projections that carry targets ran slower with it, on or off: Qwen3-1.7B 1-5 %, 4B 2-5 %
         // warm and 6 % flushed, Qwen3-32B at M = 2048 2-5 % warm and 7 % flushed; 8B and the squares
         // level or faster. Its code in the producer cost the kernels even where it was not used.)
-        const WorkList& order = types_outer ? impl.list(b, ListKind::forward_by_types, t.bm, t.bn) : wl;
+        const WorkList& order =
+            types_outer || descending
+                ? impl.list(b, types_outer ? ListKind::forward_by_types : ListKind::forward, t.bm, t.bn, descending)
+                : wl;
         if (launch_fused_ws<T>(b.plan(), order, a, t, b.rows(), impl.formula, s)) return;
         throw std::invalid_argument("forward: no compiled warp-specialised tile " + tile_name(t));
       }
@@ -656,6 +661,8 @@ void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
 bool ws_term_stride() { return g_ws_term_stride.load(); }
 void set_row_pairs_two_per_sm(bool on) { g_row_pairs_two_per_sm = on; }
 bool row_pairs_two_per_sm() { return g_row_pairs_two_per_sm.load(); }
+void set_ws_items_descending(bool on) { g_ws_items_descending = on; }
+bool ws_items_descending() { return g_ws_items_descending.load(); }
 void set_ws128_two_per_sm(bool on) { g_ws128_two_per_sm = on; }
 bool ws128_two_per_sm() { return g_ws128_two_per_sm.load(); }
 bool ws_tma_store_tall() { return g_ws_tma_store_tall.load(); }
@@ -704,15 +711,15 @@ void forward(const DeviceBatch& batch, ForwardSchedule schedule, const DeviceMat
   a.B0 = W.data, a.ldb = N;
   a.C = Y.data, a.ldc = N;
   TileConfig t = forward_tiles();
-  bool types_outer = g_ws_types_outer;
+  bool types_outer = g_ws_types_outer, descending = g_ws_items_descending;
   if (const auto e = find_calibration(K, N, p.q(), M)) {  // issue 7 calibration
     t = e->tiles;
-    if (e->order) types_outer = *e->order == WsItemOrder::types;
+    if (e->order) types_outer = *e->order == WsItemOrder::types, descending = e->descending;
   }
   dispatch_dtype(X.dtype, [&](auto tag) {
     using T = decltype(tag);
     if (schedule == ForwardSchedule::endpoint_fused)
-      launch_fused<T>(batch, a, t, types_outer, stream);
+      launch_fused<T>(batch, a, t, types_outer, descending, stream);
     else
       launch_diagonal_first<T>(batch, a, workspace, stream);
   });

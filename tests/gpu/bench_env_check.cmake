@@ -15,6 +15,7 @@ set(cases
     "QALG_WS128_TWO_PER_SM=2|QALG_WS128_TWO_PER_SM must be 0 or 1 \\(got '2'\\)"
     "QALG_WS_TERM_STRIDE=on|QALG_WS_TERM_STRIDE must be 0 or 1 \\(got 'on'\\)"
     "QALG_WS_EXIT_AFTER_READ=2|QALG_WS_EXIT_AFTER_READ must be 0 or 1 \\(got '2'\\)"
+    "QALG_WS_DESCENDING=yes|QALG_WS_DESCENDING must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_TRIM=yes|QALG_WS_TRIM must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_NARROW_W=on|QALG_WS_NARROW_W must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_PDL=2|QALG_FFN_PDL must be 0 or 1 \\(got '2'\\)"

@@ -457,9 +457,21 @@ TEST(Calibration, ReadLookupAndErrors) {
   EXPECT_EQ(ordered[0].order, WsItemOrder::types);
   EXPECT_EQ(ordered[1].order, WsItemOrder::columns);
   EXPECT_FALSE(ordered[2].order.has_value());  // nine fields: the process-wide order
-  EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,sideways\n")
-                .find(":1: order must be columns or types, got 'sideways'"),
-            std::string::npos);
+  EXPECT_FALSE(ordered[0].descending || ordered[1].descending || ordered[2].descending);
+  // (thirty-fifth session) the items last first: "-descending" after either order
+  const auto descending = read_rows(
+      "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types-descending\n5,6,7,8,endpoint-fused,128,128,9,wgmma_ws,"
+      "columns-descending\n");
+  ASSERT_EQ(descending.size(), 2u);
+  EXPECT_EQ(descending[0].order, WsItemOrder::types);
+  EXPECT_EQ(descending[1].order, WsItemOrder::columns);
+  EXPECT_TRUE(descending[0].descending && descending[1].descending);
+  for (const char* bad : {"sideways", "descending", "types-descending-descending", "-descending"})
+    EXPECT_NE(error_reading(std::string("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,") + bad + "\n")
+                  .find(std::string(":1: order must be columns, types, columns-descending or types-descending, got '") +
+                        bad + "'"),
+              std::string::npos)
+        << bad;
   EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,types,extra\n")
                 .find(":1: expected 8 to 10 fields"),
             std::string::npos);

@@ -81,6 +81,15 @@ def test_columns_order_for_plain_variants_and_unknown_refused(tmp_path):
     row = rows_of(out)[("4096", "12288", "32", "2048")]
     assert (row["bm"], row["bn"], row["engine"], row["warps"], row["order"]) == (
         "128", "128", "wgmma_ws_row_pairs", "9", "columns")
+    # (thirty-fifth session) the items last first: "-desc" after the order, "-descending" after the field's order
+    for variant, order in (("fused-wsl64x128-types-desc", "types-descending"), ("fused-ws128x128-desc", "columns-descending")):
+        write_run(a, [["table", "projection", "8B", 2048, 4096, 12288, 32, variant, 50.7]])
+        rc, out, err = calibrate(a)
+        assert rc == 0, err
+        assert rows_of(out)[("4096", "12288", "32", "2048")]["order"] == order
+    write_run(a, [["table", "projection", "8B", 2048, 4096, 12288, 32, "fused-ws64x128-desc-types", 51.0]])
+    rc, out, err = calibrate(a)
+    assert rc != 0 and "unknown variant fused-ws64x128-desc-types" in err
     write_run(a, [["table", "projection", "8B", 2048, 4096, 12288, 32, "fused-ws64x128-rows", 51.0]])
     rc, out, err = calibrate(a)
     assert rc != 0 and "unknown variant fused-ws64x128-rows" in err
@@ -92,4 +101,4 @@ def test_committed_calibration_has_an_order_on_every_row():
     for line in lines[1:]:
         fields = line.split(",")
         assert len(fields) == 10, line
-        assert fields[9] in ("columns", "types"), line
+        assert fields[9] in ("columns", "types", "columns-descending", "types-descending"), line

@@ -356,14 +356,15 @@ void set_ws_ablation(uint32_t mask);
 uint32_t ws_ablation();
 void set_ws_item_order(WsItemOrder o);
 WsItemOrder ws_item_order();
-// The forward lists (forward, forward_by_types: the warp-specialised tiles' items) walked last item
-// first (on) instead of first item first (off, the default). Why (thirty-fifth session, the residue
-// suite on an H100): the DeepSeek-V3 expert's tile ran 27.5 µs after a read of X or of W and 26.5 after
-// both, but 30.7 after the dense GEMM on the same X and W, no faster than after itself (30.5); the
-// Triton peer gains from that GEMM's residue. A GEMM streams K upwards, so what it leaves in the L2 is
-// the high input groups; in the ascending order qalg's first items read the low ones and evict that
-// residue before they reach it. Results are the same either way. Process-wide; the bench's
-// QALG_WS_DESCENDING=0|1.
+// The warp-specialised tiles' forward items walked last item first (on) instead of first item first
+// (off, the default), where no calibration entry names the order. Why (thirty-fifth session, the
+// residue suite on an H100): the DeepSeek-V3 expert's tile ran 27.5 µs after a read of X or of W and
+// 26.5 after both, but 30.7 after the dense GEMM on the same X and W, no faster than after itself
+// (30.5); the Triton peer gains from that GEMM's residue. A GEMM streams K upwards, so what it leaves
+// in the L2 is the high input groups; in the ascending order qalg's first items read the low ones and
+// evict that residue before they reach it. Measured: shape- and card-dependent (CalibrationEntry::
+// descending), so it is calibrated per shape, off by default. Results are the same either way.
+// Process-wide; the bench's QALG_WS_DESCENDING=0|1.
 void set_ws_items_descending(bool on);
 bool ws_items_descending();
 // The item order of the gated FFN's gate/up on its warp-specialised kernel (columns by default).
@@ -511,8 +512,9 @@ DecodeShape decode_shape(const DevicePlan& p, uint32_t type, int matrices, DType
 // Per-shape calibration (issue 7), a CSV written from a benchmark run (results/gpu/calibration.csv):
 //   K,N,q,M,schedule,bm,bn,warps[,engine[,order]]   schedule: endpoint-fused | diagonal-first;
 //   engine: mma | wgmma | wgmma_ws | wgmma_ws_resident | wgmma_ws_types | wgmma_many | wgmma_many_rows | wgmma_many_lean | wgmma_ws_lean | narrow_law (absent: mma, the files written before the wgmma kernel existed)
-//   order: columns | types, the warp-specialised tiles' item order (WsItemOrder; absent: the
-//   process-wide set_ws_item_order)
+//   order: columns | types | columns-descending | types-descending, the warp-specialised tiles' item
+//   order (WsItemOrder, and CalibrationEntry::descending; absent: the process-wide set_ws_item_order
+//   and set_ws_items_descending)
 // Once loaded, forward() with the endpoint-fused schedule uses the tiles (and item order) of the row
 // matching (K, N, q, M) instead of the process-wide ones; calibrated_schedule() names the faster
 // schedule.
@@ -522,6 +524,11 @@ struct CalibrationEntry {
   ForwardSchedule schedule = ForwardSchedule::endpoint_fused;
   TileConfig tiles;
   std::optional<WsItemOrder> order;  // why per shape: types gained 1-5 % on most rows, lost up to 6 % on Qwen3-32B
+  // With an order: its items last first (the order field's "columns-descending", "types-descending";
+  // set_ws_items_descending). Why per shape (thirty-fifth session, H200, residue suite): Qwen3-8B's
+  // wsl64x128-types 50.7 against 51.9-52.1 µs after the dense call and 51.3-51.6 against 52.5-52.7
+  // alone; Qwen3-4B 1-2 µs and Qwen3-32B 3-4 µs slower alone.
+  bool descending = false;
 };
 // Throws std::invalid_argument naming file:line for a malformed row or an uncompiled tile.
 std::vector<CalibrationEntry> read_forward_calibration(const std::string& path);
