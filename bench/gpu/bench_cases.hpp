@@ -35,6 +35,17 @@ struct Options {
 // QALG_NARROW_FFN: -1 (unset) the FFN rows time the one-kernel FFN against the two kernels where
 // it applies and keep the faster; 0 / 1 force the two kernels / the one kernel.
 inline int g_bench_narrow_ffn = -1;
+// (Thirty-fifth session, both off by default; bench_cases_run.hpp fused_variants and Bench::calibrate
+// say why) QALG_BENCH_DESCENDING=1: the calibration also tries every warp-specialised tile with its
+// items last first; QALG_CALIBRATE_ALTERNATING=1: its shortlist is timed alternating with the dense call.
+inline bool& descending_variants() {
+  static bool on = false;
+  return on;
+}
+inline bool& calibrate_alternating() {
+  static bool on = false;
+  return on;
+}
 
 // An owned BF16 (or FP32) device allocation.
 struct Buf {
@@ -185,7 +196,14 @@ class Bench {
   // kernel (the Qwen3-32B M = 8192 pick flipped between 64x128w4 at 523 µs and ws64x128 at
   // 684 µs), so pass 2 re-times the three fastest interleaved, 5 rounds of 6 runs each, so that
   // clock and thermal drift falls on all of them alike, and picks by the median of round medians.
-  size_t calibrate(const std::vector<std::pair<std::string, Call>>& variants) {
+  //
+  // (Thirty-fifth session) With calibrate_alternating() on and the shape's dense call given, pass 2
+  // times each of the three alternating with that call (warm), the protocol of the table's headline
+  // columns, instead of alone. Why: a tile faster alone can be slower there — the squares' ws128x128
+  // ran n = 32768 in 1820 µs alone and 2237-2368 alternating, where wsl64x128 ran 2015 (H200,
+  // thirty-fourth and thirty-fifth sessions' tables); on DeepSeek-V3 (H100) ws128x128 2-3 % behind
+  // ws64x128-types alternating.
+  size_t calibrate(const std::vector<std::pair<std::string, Call>>& variants, const Call* dense = nullptr) {
     if (variants.empty()) throw std::invalid_argument("calibrate: no variant to time (QALG_BENCH_VARIANTS left none)");
     std::vector<std::pair<double, size_t>> first;
     std::vector<std::unique_ptr<GraphCall>> graphs;
@@ -199,14 +217,22 @@ class Bench {
     if (first.size() == 1) return first[0].second;
     const size_t n = std::min<size_t>(3, first.size());
     std::vector<std::vector<double>> rounds(n);
+    std::unique_ptr<GraphCall> gd;
+    int runs = 6;
+    if (dense && calibrate_alternating()) {
+      gd = std::make_unique<GraphCall>(s_, *dense);
+      if (timer_->once(*gd, false) > 10000) runs = 3;  // the squares' dense call at n = 32768 takes ~100 ms
+    }
     for (int r = 0; r < 5; ++r)
-      for (size_t c = 0; c < n; ++c) rounds[c].push_back(timer_->alone(*graphs[first[c].second], false, 6).median);
+      for (size_t c = 0; c < n; ++c)
+        rounds[c].push_back(gd ? timer_->alternate(*gd, *graphs[first[c].second], false, runs).second.median
+                               : timer_->alone(*graphs[first[c].second], false, runs).median);
     size_t best = first[0].second;
     double best_t = 1e30;
     for (size_t c = 0; c < n; ++c) {
       std::sort(rounds[c].begin(), rounds[c].end());
       const double t = rounds[c][rounds[c].size() / 2];
-      std::printf("  shortlist %-22s %9.1f us\n", variants[first[c].second].first.c_str(), t);
+      std::printf("  shortlist %-22s %9.1f us%s\n", variants[first[c].second].first.c_str(), t, gd ? " (alternating)" : "");
       if (t < best_t) best_t = t, best = first[c].second;
     }
     return best;

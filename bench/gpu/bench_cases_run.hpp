@@ -33,9 +33,11 @@ inline bool orders_items(gpu::TileEngine e) {
 // warp-specialised ones also in the type-outer item order ("…-types"; the twentieth session found
 // it 1-5 % faster on most shapes and up to 6 % slower on Qwen3-32B, so the order is picked per
 // shape). Unless QALG_WS_ORDER set types for every kernel: then each tile runs only in that order.
-// (Thirty-fifth session) each of those also with its items last first ("…-desc"; set_ws_items_descending:
-// Qwen3-8B 2 % faster so, Qwen3-4B and Qwen3-32B slower, so per shape too), unless QALG_WS_DESCENDING=1
-// set that for every kernel.
+// (Thirty-fifth session) with descending_variants() on (the bench's QALG_BENCH_DESCENDING=1), each of
+// those also with its items last first ("…-desc"; set_ws_items_descending: Qwen3-8B 2 % faster so,
+// Qwen3-4B and Qwen3-32B slower), unless QALG_WS_DESCENDING=1 set that for every kernel. Off by
+// default: in the thirty-fifth session's table with them (H200) 8B gained 51.8 -> 50.8 µs, but the
+// calibration, which picks alone, took slower tiles for the squares (n = 32768 2237 against 2015 µs).
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
                                                                 const Buf& X, const Buf& W, const Buf& Y,
                                                                 std::vector<FusedPick>* picks = nullptr) {
@@ -54,7 +56,7 @@ inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::Devic
     std::vector<gpu::WsItemOrder> orders{process_order};
     if (orders_items(tc.engine) && process_order == gpu::WsItemOrder::columns) orders.push_back(gpu::WsItemOrder::types);
     std::vector<bool> directions{process_descending};
-    if (orders_items(tc.engine) && !process_descending) directions.push_back(true);
+    if (orders_items(tc.engine) && !process_descending && descending_variants()) directions.push_back(true);
     for (gpu::WsItemOrder order : orders)
       for (bool desc : directions) {
         const std::string name = "fused-" + gpu::tile_name(tc) +
@@ -108,7 +110,7 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
                           gpu::forward(batch, gpu::ForwardSchedule::diagonal_first, X.m(), W.m(), Y.m(), ws->f(), s);
                         }});
   }
-  const size_t best = calibrate(variants);
+  const size_t best = calibrate(variants, &dense);
   if (best < tiles.size()) remember_forward(D, F, q, M, tiles[best]);
   gpu::use_forward_calibration(calib_);
   // Check the chosen variant against the table's dense reference on the same data.
@@ -400,7 +402,7 @@ inline void Bench::square(int n, int b) {
   std::vector<FusedPick> picks;
   gpu::use_forward_calibration({});
   auto variants = fused_variants(plan, batch, A, B, C, &picks);
-  const size_t best = calibrate(variants);
+  const size_t best = calibrate(variants, &dense);
   remember_forward(n, n, q, n, picks[best]);  // block_product below looks its tiles and order up
   gpu::use_forward_calibration(calib_);
   gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default (the variants set theirs)

@@ -68,7 +68,9 @@ int main(int argc, char** argv) {
   // (a positive multiple of 128); QALG_WS_TERM_STRIDE=0|1 (thirty-third): the first item's terms
   // read beside the item (set_ws_term_stride); QALG_WS_EXIT_AFTER_READ=0|1: the CTAs end once their
   // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_DESCENDING=0|1 (thirty-fifth):
-  // the forward lists walked last item first (set_ws_items_descending).
+  // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
+  // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists
+  // alternating with the dense call (bench_cases.hpp).
   // A two-valued switch: `off` or `on` (0 or 1 unless named), anything else refused.
   auto flag = [](const char* name, void (*set)(bool), const char* off = "0", const char* on = "1") {
     const char* v = std::getenv(name);
@@ -86,6 +88,8 @@ int main(int argc, char** argv) {
       !flag("QALG_WSM_TWO_PER_SM", qalg::gpu::set_row_pairs_two_per_sm) ||
       !flag("QALG_WS128_TWO_PER_SM", qalg::gpu::set_ws128_two_per_sm) ||
       !flag("QALG_WS_DESCENDING", qalg::gpu::set_ws_items_descending) ||
+      !flag("QALG_BENCH_DESCENDING", [](bool on) { qalg::bench::descending_variants() = on; }) ||
+      !flag("QALG_CALIBRATE_ALTERNATING", [](bool on) { qalg::bench::calibrate_alternating() = on; }) ||
       !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
       !flag("QALG_WS_EXIT_AFTER_READ", qalg::gpu::set_ws_exit_after_read) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
