@@ -20,6 +20,7 @@
 #include "qalg/gpu/cuda_bench_support.hpp"
 #include "qalg/gpu/cuda_dense_reference.hpp"
 #include "qalg/gpu/kernels.hpp"
+#include "shortlist.hpp"
 #include "qalg/gpu/lowering.hpp"
 #include "qalg/gpu/table_data.hpp"
 
@@ -198,8 +199,8 @@ class Bench {
   // clock and thermal drift falls on all of them alike, and picks by the median of round medians.
   //
   // (Thirty-fifth session) With calibrate_alternating() on and the shape's dense call given, pass 2
-  // times each of the three alternating with that call (warm), the protocol of the table's headline
-  // columns, instead of alone. Why: a tile faster alone can be slower there — the squares' ws128x128
+  // times its shortlist (shortlist.hpp: the fastest until three tiles are in, at most eight) alternating
+  // with that call (warm), the protocol of the table's headline columns, instead of alone. Why: a tile faster alone can be slower there — the squares' ws128x128
   // ran n = 32768 in 1820 µs alone and 2237-2368 alternating, where wsl64x128 ran 2015 (H200,
   // thirty-fourth and thirty-fifth sessions' tables); on DeepSeek-V3 (H100) ws128x128 2-3 % behind
   // ws64x128-types alternating.
@@ -215,11 +216,14 @@ class Bench {
     }
     std::sort(first.begin(), first.end());
     if (first.size() == 1) return first[0].second;
-    const size_t n = std::min<size_t>(3, first.size());
+    const bool alternating = dense && calibrate_alternating();
+    std::vector<std::string> sorted_names;
+    for (const auto& f : first) sorted_names.push_back(variants[f.second].first);
+    const size_t n = shortlist_size(sorted_names, alternating);  // shortlist.hpp: 3, or until three tiles
     std::vector<std::vector<double>> rounds(n);
     std::unique_ptr<GraphCall> gd;
     int runs = 6;
-    if (dense && calibrate_alternating()) {
+    if (alternating) {
       gd = std::make_unique<GraphCall>(s_, *dense);
       if (timer_->once(*gd, false) > 10000) runs = 3;  // the squares' dense call at n = 32768 takes ~100 ms
     }

@@ -61,7 +61,8 @@ class Batch {
 
 // Per-shape tile choices measured by qalg's GPU benchmark: calibration.csv in the package (and in
 // share/qalg_kernels after install), rows K,N,q,M,schedule,bm,bn,warps[,engine[,order]] (order:
-// columns | types, the warp-specialised tiles' item order). Afterwards forward() uses the row
+// columns | types, the warp-specialised tiles' item order, either with "-descending": its items last
+// first). Afterwards forward() uses the row
 // matching (K, N, q, batch rows) when there is one. Returns the number of
 // rows; throws std::invalid_argument naming file:line for a malformed row or an uncompiled tile.
 size_t use_calibration(const std::string& path);
