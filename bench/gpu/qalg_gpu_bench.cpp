@@ -3,6 +3,8 @@
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
 //   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue] [--trials N]
+#include <unistd.h>  // environ
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -287,6 +289,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // The run's QALG_ settings at the head of its log (thirty-fifth session: the calibration switches
+  // change which variant a row shows, and a table's CSV does not say which were set).
+  std::printf("# settings:");
+  for (char** e = environ; *e; ++e)
+    if (std::string(*e).rfind("QALG_", 0) == 0) std::printf(" %s", *e);
+  std::printf("\n");
   try {
     Bench b(o);
     b.measure_ceilings();
