@@ -314,8 +314,8 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     });
   }
   // descending (set_ws_items_descending or the calibration): the same items last first. A pair of
-  // the wsp tiles stays a pair: with an even count, items 2p and 2p + 1 land at count - 1 - 2p and count - 2 - 2p, again 2p' + 1 and 2p'
-  // (row halves swapped, which items_pair below allows).
+  // the wsp tiles stays a pair: with an even count, items 2p and 2p + 1 land at count - 1 - 2p and
+  // count - 2 - 2p, again 2p' + 1 and 2p' (row halves swapped, which items_pair below allows).
   if (descending) std::reverse(items.begin(), items.end());
   if (items.size() >= (1u << 31)) throw std::invalid_argument("DeviceBatch: too many tiles");
   auto& wl = lists[key];
