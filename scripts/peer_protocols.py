@@ -23,10 +23,17 @@ L2 error at most 1e-2, as the peer's checks require); a failure exits 1.
 --residue also prints, per shape, the peer alternating with read-only passes over X and W (see
 main; the counterpart of qalg_gpu_bench's residue suite).
 
+The flush is the call qalg's Timer makes, cudaMemsetAsync on the current stream (through ctypes from
+the CUDA runtime library, thirty-fifth session: the flushed protocol is where qalg trails the peer
+on DeepSeek-V3, so both must flush alike); where that library cannot be loaded, torch's fill_ (a
+kernel's stores), and the flushed lines say which ("flush": "cudaMemsetAsync" | "fill_").
+
 SHAPE names select table1 shapes (default all). Bad input (no such file, a file without the
 peer's `qproj`, `bench` and `reference`, an unknown shape) exits 2 with a message naming it.
 """
 import ast
+import ctypes
+import ctypes.util
 import json
 import os
 import sys
@@ -64,6 +71,21 @@ def load_peer(path):
     return ns
 
 
+def cuda_memset_async():
+    """cudaMemsetAsync(ptr, value, bytes, stream) from the CUDA runtime library, or None."""
+    names = [ctypes.util.find_library("cudart"), "libcudart.so", "libcudart.so.13", "libcudart.so.12",
+             "/usr/local/cuda/lib64/libcudart.so"]
+    for name in filter(None, names):
+        try:
+            fn = ctypes.CDLL(name).cudaMemsetAsync
+        except (OSError, AttributeError):
+            continue
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t, ctypes.c_void_p]
+        fn.restype = ctypes.c_int
+        return fn
+    return None
+
+
 def main(argv):
     residue = "--residue" in argv
     argv = [a for a in argv if a != "--residue"]
@@ -78,6 +100,8 @@ def main(argv):
 
     qproj, bench, reference = peer["qproj"], peer["bench"], peer["reference"]
     flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    memset = cuda_memset_async()
+    flush_kind = "cudaMemsetAsync" if memset else "fill_"
     salt = [0]
 
     def graph(fn):
@@ -96,7 +120,13 @@ def main(argv):
         # qalg's Timer::once: the flush (a memset) before the first event, then one replay
         if flushed:
             salt[0] = (salt[0] + 1) % 256
-            flush.fill_(salt[0])
+            if memset:
+                rc = memset(flush.data_ptr(), salt[0], FLUSH_BYTES, torch.cuda.current_stream().cuda_stream)
+                if rc != 0:
+                    print(f"peer_protocols.py: cudaMemsetAsync returned {rc}", file=sys.stderr)
+                    sys.exit(1)
+            else:
+                flush.fill_(salt[0])
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record()
         g.replay()
@@ -126,6 +156,7 @@ def main(argv):
         gd = graph(lambda: torch.matmul(X, W, out=Yd))
         lines = {p: {"shape": name, "M": M, "D": D, "F": F, "protocol": p}
                  for p in ("alone", "alternating_warm", "alternating_flushed")}
+        lines["alternating_flushed"]["flush"] = flush_kind
         lines["alone"]["dense_us"] = round(bench(lambda: torch.matmul(X, W, out=Yd)), 1)
         dense_alt = {}
         # --residue (as qalg_gpu_bench's residue suite): the peer alternating with a read-only pass
