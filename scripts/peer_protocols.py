@@ -101,6 +101,12 @@ def main(argv):
     qproj, bench, reference = peer["qproj"], peer["bench"], peer["reference"]
     flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
     memset = cuda_memset_async()
+    if memset:  # one trial call: a runtime library that cannot work beside torch's falls back to fill_
+        rc = memset(flush.data_ptr(), 0, FLUSH_BYTES, torch.cuda.current_stream().cuda_stream)
+        torch.cuda.synchronize()
+        if rc != 0:
+            print(f"peer_protocols.py: cudaMemsetAsync returned {rc}: flushing with fill_", file=sys.stderr)
+            memset = None
     flush_kind = "cudaMemsetAsync" if memset else "fill_"
     salt = [0]
 
