@@ -72,9 +72,16 @@ def load_peer(path):
 
 
 def cuda_memset_async():
-    """cudaMemsetAsync(ptr, value, bytes, stream) from the CUDA runtime library, or None."""
-    names = [ctypes.util.find_library("cudart"), "libcudart.so", "libcudart.so.13", "libcudart.so.12",
-             "/usr/local/cuda/lib64/libcudart.so"]
+    """cudaMemsetAsync(ptr, value, bytes, stream) from the CUDA runtime library, or None: the copy
+    this process has loaded already (torch's, once CUDA is initialised) first, then the system's."""
+    loaded = []
+    try:
+        with open("/proc/self/maps") as maps:
+            loaded = sorted({line.split()[-1] for line in maps if "libcudart" in line and "/" in line})
+    except OSError:
+        pass
+    names = loaded + [ctypes.util.find_library("cudart"), "libcudart.so", "libcudart.so.13", "libcudart.so.12",
+                      "/usr/local/cuda/lib64/libcudart.so"]
     for name in filter(None, names):
         try:
             fn = ctypes.CDLL(name).cudaMemsetAsync
