@@ -5,7 +5,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "cuda_harness.hpp"
 #include "gpu/table_builders.hpp"
@@ -449,23 +452,20 @@ TEST(Calibration, ReadLookupAndErrors) {
                   .find(std::string(":1: set_forward_tiles: warp-specialised tile ") + bad_name + " is not compiled"),
               std::string::npos);
   }
-  // the item order (twenty-first session): a tenth field, columns or types
+  // the item order (twenty-first session): a tenth field, columns or types, and (thirty-fifth session)
+  // either with "-descending" (the items last first); nine fields: the process-wide order
   const auto ordered = read_rows(
       "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types\n5,6,7,8,endpoint-fused,64,128,5,wgmma_ws,columns\n"
-      "9,10,11,12,endpoint-fused,64,128,5,wgmma_ws\n");
-  ASSERT_EQ(ordered.size(), 3u);
-  EXPECT_EQ(ordered[0].order, WsItemOrder::types);
-  EXPECT_EQ(ordered[1].order, WsItemOrder::columns);
-  EXPECT_FALSE(ordered[2].order.has_value());  // nine fields: the process-wide order
-  EXPECT_FALSE(ordered[0].descending || ordered[1].descending || ordered[2].descending);
-  // (thirty-fifth session) the items last first: "-descending" after either order
-  const auto descending = read_rows(
-      "1,2,3,4,endpoint-fused,64,128,5,wgmma_ws_lean,types-descending\n5,6,7,8,endpoint-fused,128,128,9,wgmma_ws,"
-      "columns-descending\n");
-  ASSERT_EQ(descending.size(), 2u);
-  EXPECT_EQ(descending[0].order, WsItemOrder::types);
-  EXPECT_EQ(descending[1].order, WsItemOrder::columns);
-  EXPECT_TRUE(descending[0].descending && descending[1].descending);
+      "9,10,11,12,endpoint-fused,64,128,5,wgmma_ws\n13,14,15,16,endpoint-fused,64,128,5,wgmma_ws_lean,types-descending\n"
+      "17,18,19,20,endpoint-fused,128,128,9,wgmma_ws,columns-descending\n");
+  const std::vector<std::pair<std::optional<WsItemOrder>, bool>> expected = {
+      {WsItemOrder::types, false}, {WsItemOrder::columns, false}, {std::nullopt, false},
+      {WsItemOrder::types, true}, {WsItemOrder::columns, true}};
+  ASSERT_EQ(ordered.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(ordered[i].order, expected[i].first) << i;
+    EXPECT_EQ(ordered[i].descending, expected[i].second) << i;
+  }
   for (const char* bad : {"sideways", "descending", "types-descending-descending", "-descending"})
     EXPECT_NE(error_reading(std::string("1,2,3,4,endpoint-fused,64,128,5,wgmma_ws,") + bad + "\n")
                   .find(std::string(":1: order must be columns, types, columns-descending or types-descending, got '") +
