@@ -199,11 +199,12 @@ class Bench {
   // clock and thermal drift falls on all of them alike, and picks by the median of round medians.
   //
   // (Thirty-fifth session) With calibrate_alternating() on and the shape's dense call given, pass 2
-  // times its shortlist (shortlist.hpp: the fastest until three tiles are in, at most eight) alternating
-  // with that call (warm), the protocol of the table's headline columns, instead of alone. Why: a tile faster alone can be slower there — the squares' ws128x128
-  // ran n = 32768 in 1820 µs alone and 2237-2368 alternating, where wsl64x128 ran 2015 (H200,
-  // thirty-fourth and thirty-fifth sessions' tables); on DeepSeek-V3 (H100) ws128x128 2-3 % behind
-  // ws64x128-types alternating.
+  // times its shortlist (shortlist.hpp: the fastest until three tiles are in, at most eight)
+  // alternating with that call (warm), the protocol of the table's headline columns, instead of
+  // alone. Why: a tile faster alone can be slower there — the squares' ws128x128 ran n = 32768 in
+  // 1820 µs alone and 2237 alternating (median), where wsl64x128 ran 2015 (H200, thirty-fourth and
+  // thirty-fifth sessions' tables); on DeepSeek-V3 (H100) ws128x128 2-3 % behind ws64x128-types
+  // alternating.
   size_t calibrate(const std::vector<std::pair<std::string, Call>>& variants, const Call* dense = nullptr) {
     if (variants.empty()) throw std::invalid_argument("calibrate: no variant to time (QALG_BENCH_VARIANTS left none)");
     std::vector<std::pair<double, size_t>> first;
