@@ -36,15 +36,20 @@ struct Options {
 // QALG_NARROW_FFN: -1 (unset) the FFN rows time the one-kernel FFN against the two kernels where
 // it applies and keep the faster; 0 / 1 force the two kernels / the one kernel.
 inline int g_bench_narrow_ffn = -1;
-// (Thirty-fifth session, both off by default; bench_cases_run.hpp fused_variants and Bench::calibrate
-// say why) QALG_BENCH_DESCENDING=1: the calibration also tries every warp-specialised tile with its
-// items last first; QALG_CALIBRATE_ALTERNATING=1: its shortlist is timed alternating with the dense call.
+// (Thirty-fifth session; on by default since the thirty-sixth, =0 turns each off; bench_cases_run.hpp
+// fused_variants and Bench::calibrate say why) QALG_BENCH_DESCENDING: the calibration also tries every
+// warp-specialised tile with its items last first; QALG_CALIBRATE_ALTERNATING: its shortlist is timed
+// alternating with the dense call. Together, since each needs the other: in one H100 call (thirty-sixth
+// session, call 7) the table with both against without: of the 8 projections and 4 squares, 8 faster
+// alternating warm (Qwen3-1.7B 25.6 -> 24.2 µs, DeepSeek-V3 31.2 -> 29.9, Qwen3-32B 164.4 -> 160.9,
+// the square n = 32768 2687 -> 2557), 4 slower by 0.6-1.6 %; flushed mostly within ±1.5 %, but
+// Qwen3-32B M = 8192 465.8 -> 428.0.
 inline bool& descending_variants() {
-  static bool on = false;
+  static bool on = true;
   return on;
 }
 inline bool& calibrate_alternating() {
-  static bool on = false;
+  static bool on = true;
   return on;
 }
 

@@ -33,11 +33,12 @@ inline bool orders_items(gpu::TileEngine e) {
 // warp-specialised ones also in the type-outer item order ("…-types"; the twentieth session found
 // it 1-5 % faster on most shapes and up to 6 % slower on Qwen3-32B, so the order is picked per
 // shape). Unless QALG_WS_ORDER set types for every kernel: then each tile runs only in that order.
-// (Thirty-fifth session) with descending_variants() on (the bench's QALG_BENCH_DESCENDING=1), each of
-// those also with its items last first ("…-desc"; set_ws_items_descending: Qwen3-8B 2 % faster so,
-// Qwen3-4B and Qwen3-32B slower), unless QALG_WS_DESCENDING=1 set that for every kernel. Off by
-// default: in the thirty-fifth session's table with them (H200) 8B gained 51.8 -> 50.8 µs, but the
-// calibration, which picks alone, took slower tiles for the squares (n = 32768 2237 against 2015 µs).
+// (Thirty-fifth session) with descending_variants() on (the default; the bench's QALG_BENCH_DESCENDING=0
+// turns it off), each of those also with its items last first ("…-desc"; set_ws_items_descending:
+// Qwen3-8B 2 % faster so, Qwen3-4B and Qwen3-32B slower), unless QALG_WS_DESCENDING=1 set that for
+// every kernel. Alone they cost: in the thirty-fifth session's table with them (H200) 8B gained
+// 51.8 -> 50.8 µs, but the calibration, picking alone, took slower tiles for the squares (n = 32768
+// 2237 against 2015 µs); so they come with the alternating calibration (bench_cases.hpp).
 inline std::vector<std::pair<std::string, Call>> fused_variants(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch,
                                                                 const Buf& X, const Buf& W, const Buf& Y,
                                                                 std::vector<FusedPick>* picks = nullptr) {

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_DESCENDING=0|1 (thirty-fifth):
   // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
   // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists
-  // alternating with the dense call (bench_cases.hpp).
+  // alternating with the dense call (bench_cases.hpp; both on unless set to 0).
   // A two-valued switch: `off` or `on` (0 or 1 unless named), anything else refused.
   auto flag = [](const char* name, void (*set)(bool), const char* off = "0", const char* on = "1") {
     const char* v = std::getenv(name);
