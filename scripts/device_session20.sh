@@ -26,6 +26,10 @@
 #   residue (thirty-fourth session) the bench suite residue (RESIDUE_SHAPES, default DeepSeek-V3,Qwen3-8B: each
 #           calibrated tile after the dense call, after read-only passes over X / W, alone, flushed) and the
 #           peer the same way (peer_protocols.py --residue on PEER_RESIDUE_SHAPES, default "DeepSeek-V3 expert")
+#   ncupeer (thirty-sixth session) Nsight Compute (full set) on one launch of the Triton peer's kernel
+#           (peer_protocols.py --profile PEER_NCU_SETTING, default q16-int, on PEER_NCU_SHAPE, default
+#           "DeepSeek-V3 expert"; ncu flushes the caches first), its PM-sampling timeline beside qalg's
+#           (the `ncu` step: same set, same flush) by scripts/ncu_pm_timeline.py
 #   segments (twenty-seventh session) the bench suite segments: the narrow kernel's memory pattern (Y-like
 #           64-row tiles of 208 … 1024 bytes per row at a 51 200-byte pitch) against a contiguous copy
 # Each step runs only while DEADLINE (seconds from the start) leaves it room. At most 8 files come
@@ -38,9 +42,11 @@ O=${1:?usage: device_session20.sh OUT_DIR}/s20
 # The settings, checked before anything is built (a bad one is refused, exit 2, nothing written)
 bad() { echo "device_session20.sh: $*" >&2; exit 2; }
 for step in ${STEPS:-order sweep}; do
-  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|pdl|segments|residue) ;;
-    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu pdl segments residue)" ;; esac
+  case $step in order|sweep|peer|tests|trim|gate|table|ablate|memcheck|gorder|ab|ncu|ncupeer|pdl|segments|residue) ;;
+    *) bad "unknown step '$step' in STEPS (order sweep peer tests trim gate table ablate memcheck gorder ab ncu ncupeer pdl segments residue)" ;; esac
 done
+[[ ${PEER_NCU_SETTING:-q16-int} =~ ^q(16|32)-(int|cyc)$ ]] ||
+  bad "PEER_NCU_SETTING must be q16-int, q16-cyc, q32-int or q32-cyc (got '${PEER_NCU_SETTING}')"
 for t in ${SAN_TOOLS:-memcheck}; do
   case $t in memcheck|racecheck|synccheck|initcheck) ;;
     *) bad "unknown tool '$t' in SAN_TOOLS (memcheck racecheck synccheck initcheck)" ;; esac
@@ -233,6 +239,19 @@ EOF3
         ncu -i "$W/$tag.ncu-rep" --page raw --csv --print-metric-instances values 2>/dev/null | gzip >"$O/${tag}_raw.csv.gz"
         python3 scripts/ncu_pm_timeline.py "$O/${tag}_raw.csv.gz" | tee "$W/${tag}_timeline.txt"
       done
+      ;;
+    ncupeer)
+      ps=${PEER_NCU_SHAPE:-DeepSeek-V3 expert}; pset=${PEER_NCU_SETTING:-q16-int}
+      [ -f .gpu-carry/triton_qproj.py ] || { echo "ncupeer: no .gpu-carry/triton_qproj.py"; continue; }
+      PYTHONUNBUFFERED=1 timeout $(( $(left) - 30 )) ncu --set full --nvtx --nvtx-include "peer_profile/" \
+        --kernel-name regex:qproj_kernel --launch-count 1 -f -o "$W/peer" \
+        python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py --profile "$pset" "$ps" >"$W/peer_run.log" 2>&1
+      echo "ncupeer ($ps $pset) rc $? ($((SECONDS - t00)) s)"; tail -3 "$W/peer_run.log"
+      ncu -i "$W/peer.ncu-rep" --page details >"$W/peer_details.txt" 2>&1
+      grep -E "Duration|Throughput|Registers|Occupancy|Grid Size|Block Size" "$W/peer_details.txt" | head -20
+      cp "$W/peer_details.txt" "$O/"
+      ncu -i "$W/peer.ncu-rep" --page raw --csv --print-metric-instances values 2>/dev/null | gzip >"$O/peer_raw.csv.gz"
+      python3 scripts/ncu_pm_timeline.py "$O/peer_raw.csv.gz" | tee "$W/peer_timeline.txt"
       ;;
     tests)
       echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$W/conformance.csv"

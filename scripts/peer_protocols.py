@@ -30,7 +30,17 @@ kernel's stores), and the flushed lines say which ("flush": "cudaMemsetAsync" | 
 
 SHAPE names select table1 shapes (default all). Bad input (no such file, a file without the
 peer's `qproj`, `bench` and `reference`, an unknown shape) exits 2 with a message naming it.
+
+--profile qQ-int|qQ-cyc (thirty-sixth session, for Nsight Compute) times nothing: for the one SHAPE
+named it autotunes and checks that setting as above, then calls the peer once more inside an NVTX
+range `peer_profile`, so that `ncu --nvtx --nvtx-include peer_profile/ --kernel-name regex:qproj_kernel
+--launch-count 1 python3 scripts/peer_protocols.py PEER_PY --profile q16-int "DeepSeek-V3 expert"`
+profiles exactly that launch (ncu's own cache control flushes the caches before it: the flushed
+case, as qalg's kernels under the device_session20 `ncu` step). One JSON line names the setting and
+the autotuner's pick. Why: qalg trails the peer on DeepSeek-V3 only with L2 flushed, and its PM
+timeline beside the peer's shows where.
 """
+import re
 import ast
 import ctypes
 import ctypes.util
@@ -93,15 +103,60 @@ def cuda_memset_async():
     return None
 
 
+def profile_setting(argv):
+    """--profile's value as (q, cyclic) and argv without the option, or (None, argv); refuses a bad one."""
+    if "--profile" not in argv:
+        return None, argv
+    i = argv.index("--profile")
+    value = argv[i + 1] if i + 1 < len(argv) else ""
+    m = re.fullmatch(r"q(16|32)-(int|cyc)", value)
+    if not m:
+        fail(f"--profile must be q16-int, q16-cyc, q32-int or q32-cyc (table1's settings), got '{value}'")
+    return (int(m.group(1)), m.group(2) == "cyc"), argv[:i] + argv[i + 2:]
+
+
+def profile(peer, name, D, F, q, cyc):
+    """The peer's one launch for Nsight Compute (see --profile above)."""
+    import torch
+
+    torch.manual_seed(0)
+    X = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
+    W = torch.randn(D, F, device="cuda", dtype=torch.bfloat16) / D**0.5
+    Y = peer["qproj"](X, W, q, cyc)  # autotune first, outside the range
+    R = peer["reference"](X, W, q, cyc)
+    err = ((Y.double() - R).norm() / R.norm()).item()
+    if not err <= 1e-2:
+        print(f"peer_protocols.py: the peer's {name} q={q} cyclic={cyc} has relative L2 error {err}", file=sys.stderr)
+        sys.exit(1)
+    torch.cuda.synchronize()
+    torch.cuda.nvtx.range_push("peer_profile")
+    peer["qproj"](X, W, q, cyc)
+    torch.cuda.nvtx.range_pop()
+    torch.cuda.synchronize()
+    cfg = getattr(peer.get("qproj_kernel"), "best_config", None)
+    print(json.dumps({"profile": name, "M": M, "D": D, "F": F, "q": q, "cyclic": cyc, "rel_l2": err,
+                      "config": str(cfg)}), flush=True)
+    return 0
+
+
 def main(argv):
     residue = "--residue" in argv
     argv = [a for a in argv if a != "--residue"]
+    setting, argv = profile_setting(argv)
     if len(argv) < 2:
-        fail("usage: peer_protocols.py PEER_PY [--residue] [SHAPE ...]")
+        fail("usage: peer_protocols.py PEER_PY [--residue | --profile qQ-int|qQ-cyc] [SHAPE ...]")
     wanted = argv[2:]
     unknown = [s for s in wanted if s not in {n for n, _, _ in SHAPES}]
     if unknown:
         fail(f"unknown shape(s) {unknown}; table1's: {[n for n, _, _ in SHAPES]}")
+    if setting and (residue or len(wanted) != 1):
+        fail("--profile takes exactly one SHAPE and no --residue")
+    if setting:  # (checked before the peer's imports run: they need torch)
+        name, D, F = next(s for s in SHAPES if s[0] == wanted[0])
+        q = setting[0]
+        if (F // q) % 16 or (D // q) % 16:
+            fail(f"--profile q{q}: {name} (D = {D}, F = {F}) has no such setting in table1 (D / q and F / q must be multiples of 16)")
+        return profile(load_peer(argv[1]), name, D, F, *setting)
     peer = load_peer(argv[1])
     import torch
 

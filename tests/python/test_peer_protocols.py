@@ -1,6 +1,7 @@
 """scripts/peer_protocols.py refuses bad input before it needs a GPU (exit 2, the problem named): no
 arguments, a peer file that cannot be read, one that is not Python, one without the Triton peer's
-qproj / bench / reference, and a shape that is not one of table1's. The timing itself needs torch,
+qproj / bench / reference, a shape that is not one of table1's, and (--profile, thirty-sixth session)
+a setting that is not table1's, none or several shapes, or --residue beside it. The timing itself needs torch,
 Triton and a GPU (results/gpu/README.md, thirty-fourth session)."""
 import subprocess
 import sys
@@ -33,3 +34,26 @@ def test_refusals(tmp_path):
     peer = ROOT.parent / "shared" / "peers" / "triton_qproj.py"
     rc, err = run(peer if peer.exists() else partial, "--residue", "Qwen3-9B")
     assert rc == 2 and "unknown shape(s) ['Qwen3-9B']" in err
+
+
+def test_profile_refusals(tmp_path):
+    peer = ROOT.parent / "shared" / "peers" / "triton_qproj.py"
+    if not peer.exists():  # a peer-shaped file: the refusals come before anything runs it
+        peer = tmp_path / "peer.py"
+        peer.write_text("def qproj(X, W, q, cyc):\n    pass\n\ndef bench(fn):\n    pass\n\ndef reference(X, W, q, cyc):\n    pass\n")
+    for bad in ("q64-int", "q16", "q16-interleaved", "Q16-INT"):
+        rc, err = run(peer, "--profile", bad, "DeepSeek-V3 expert")
+        assert rc == 2 and f"--profile must be q16-int, q16-cyc, q32-int or q32-cyc (table1's settings), got '{bad}'" in err, err
+    rc, err = run(peer, "DeepSeek-V3 expert", "--profile")
+    assert rc == 2 and "got ''" in err, err
+    rc, err = run(peer, "--profile", "q16-int")
+    assert rc == 2 and "--profile takes exactly one SHAPE and no --residue" in err, err
+    rc, err = run(peer, "--profile", "q16-int", "Qwen3-8B", "Qwen3-4B")
+    assert rc == 2 and "--profile takes exactly one SHAPE" in err, err
+    rc, err = run(peer, "--residue", "--profile", "q16-int", "Qwen3-8B")
+    assert rc == 2 and "no --residue" in err, err
+    rc, err = run(peer, "--profile", "q16-int", "Qwen3-9B")
+    assert rc == 2 and "unknown shape(s) ['Qwen3-9B']" in err, err
+    # table1 has no q = 32 setting for the 30B expert (F / q = 24): refused before torch is imported
+    rc, err = run(peer, "--profile", "q32-int", "Qwen3-30B-A3B expert")
+    assert rc == 2 and "--profile q32: Qwen3-30B-A3B expert (D = 2048, F = 768) has no such setting" in err, err
