@@ -76,3 +76,34 @@ def test_residue_ab_and_protocol_variants_refuse_bad_settings(tmp_path):
         assert rc == 2, (name, env, err)
         assert message in err, (name, env, err)
         assert not wrote, (name, env)
+
+
+def test_on_card_runs_nothing_on_another_card_or_without_a_gpu(tmp_path):
+    # scripts/on_card.sh: bad usage exits 2; a card other than the named one (a stub nvidia-smi on
+    # PATH) or no nvidia-smi at all exits 3 without running the command; the named card runs it
+    script = str(ROOT / "scripts" / "on_card.sh")
+    marker = tmp_path / "ran"
+    cmd = ["touch", str(marker)]
+
+    def on(card, *args, nvidia_smi=True):
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir(exist_ok=True)
+        stub = bin_dir / "nvidia-smi"
+        if nvidia_smi:
+            stub.write_text(f"#!/bin/sh\necho '{card}'\n")
+            stub.chmod(0o755)
+        elif stub.exists():
+            stub.unlink()
+        env = dict(os.environ, PATH=f"{bin_dir}:/usr/bin:/bin")
+        return subprocess.run(["bash", script, *args], capture_output=True, text=True, env=env, check=False, timeout=30)
+
+    r = on("NVIDIA H200", "H200")
+    assert r.returncode == 2 and "usage: on_card.sh CARD COMMAND" in r.stderr
+    r = on("NVIDIA H200", "H2;00", *cmd)
+    assert r.returncode == 2 and "CARD must be" in r.stderr
+    r = on("NVIDIA H100 80GB HBM3", "H200", *cmd)
+    assert r.returncode == 3 and "not an H200: nothing run" in r.stdout and not marker.exists()
+    r = on("", "H200", *cmd, nvidia_smi=False)
+    assert r.returncode == 3 and "no GPU named by nvidia-smi" in r.stdout and not marker.exists()
+    r = on("NVIDIA H200", "H200", *cmd)
+    assert r.returncode == 0 and "card: NVIDIA H200" in r.stdout and marker.exists()
