@@ -47,6 +47,10 @@ for step in ${STEPS:-order sweep}; do
 done
 [[ ${PEER_NCU_SETTING:-q16-int} =~ ^q(16|32)-(int|cyc)$ ]] ||
   bad "PEER_NCU_SETTING must be q16-int, q16-cyc, q32-int or q32-cyc (got '${PEER_NCU_SETTING}')"
+case ${PEER_NCU_SHAPE:-DeepSeek-V3 expert} in  # table1's shapes (peer_protocols.py SHAPES)
+  "Qwen3-1.7B"|"Qwen3-4B"|"Qwen3-8B"|"Qwen3-30B-A3B expert"|"DeepSeek-V3 expert") ;;
+  *) bad "PEER_NCU_SHAPE must be one of table1's: Qwen3-1.7B, Qwen3-4B, Qwen3-8B, Qwen3-30B-A3B expert, DeepSeek-V3 expert (got '${PEER_NCU_SHAPE}')" ;;
+esac
 for t in ${SAN_TOOLS:-memcheck}; do
   case $t in memcheck|racecheck|synccheck|initcheck) ;;
     *) bad "unknown tool '$t' in SAN_TOOLS (memcheck racecheck synccheck initcheck)" ;; esac

@@ -103,6 +103,32 @@ def cuda_memset_async():
     return None
 
 
+def in_table1(D, F, q):
+    """Whether table1 times setting q on this shape (the peer's blocks: D / q and F / q multiples of 16)."""
+    return (F // q) % 16 == 0 and (D // q) % 16 == 0
+
+
+def operands(D, F):
+    """X (M x D) and W (D x F), bf16, seeded: the same inputs in every mode."""
+    import torch
+
+    torch.manual_seed(0)
+    return (torch.randn(M, D, device="cuda", dtype=torch.bfloat16),
+            torch.randn(D, F, device="cuda", dtype=torch.bfloat16) / D**0.5)
+
+
+def checked_call(peer, name, X, W, q, cyc):
+    """The peer's call once (its autotuning, outside any graph or range, as the peer does), checked
+    against its own dense reference (relative L2 at most 1e-2, else exit 1); returns the error."""
+    Y = peer["qproj"](X, W, q, cyc)
+    R = peer["reference"](X, W, q, cyc)
+    err = ((Y.double() - R).norm() / R.norm()).item()
+    if not err <= 1e-2:
+        print(f"peer_protocols.py: the peer's {name} q={q} cyclic={cyc} has relative L2 error {err}", file=sys.stderr)
+        sys.exit(1)
+    return err
+
+
 def profile_setting(argv):
     """--profile's value as (q, cyclic) and argv without the option, or (None, argv); refuses a bad one."""
     if "--profile" not in argv:
@@ -119,15 +145,8 @@ def profile(peer, name, D, F, q, cyc):
     """The peer's one launch for Nsight Compute (see --profile above)."""
     import torch
 
-    torch.manual_seed(0)
-    X = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
-    W = torch.randn(D, F, device="cuda", dtype=torch.bfloat16) / D**0.5
-    Y = peer["qproj"](X, W, q, cyc)  # autotune first, outside the range
-    R = peer["reference"](X, W, q, cyc)
-    err = ((Y.double() - R).norm() / R.norm()).item()
-    if not err <= 1e-2:
-        print(f"peer_protocols.py: the peer's {name} q={q} cyclic={cyc} has relative L2 error {err}", file=sys.stderr)
-        sys.exit(1)
+    X, W = operands(D, F)
+    err = checked_call(peer, name, X, W, q, cyc)  # autotunes first, outside the range
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_push("peer_profile")
     peer["qproj"](X, W, q, cyc)
@@ -154,13 +173,13 @@ def main(argv):
     if setting:  # (checked before the peer's imports run: they need torch)
         name, D, F = next(s for s in SHAPES if s[0] == wanted[0])
         q = setting[0]
-        if (F // q) % 16 or (D // q) % 16:
+        if not in_table1(D, F, q):
             fail(f"--profile q{q}: {name} (D = {D}, F = {F}) has no such setting in table1 (D / q and F / q must be multiples of 16)")
         return profile(load_peer(argv[1]), name, D, F, *setting)
     peer = load_peer(argv[1])
     import torch
 
-    qproj, bench, reference = peer["qproj"], peer["bench"], peer["reference"]
+    qproj, bench = peer["qproj"], peer["bench"]
     flush = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
     memset = cuda_memset_async()
     if memset:  # one trial call: a runtime library that cannot work beside torch's falls back to fill_
@@ -214,12 +233,10 @@ def main(argv):
             tp.append(once(gp, flushed))
         return median(td), median(tp)
 
-    torch.manual_seed(0)
     for name, D, F in SHAPES:
         if wanted and name not in wanted:
             continue
-        X = torch.randn(M, D, device="cuda", dtype=torch.bfloat16)
-        W = torch.randn(D, F, device="cuda", dtype=torch.bfloat16) / D**0.5
+        X, W = operands(D, F)
         Yd = torch.empty(M, F, device="cuda", dtype=torch.bfloat16)
         gd = graph(lambda: torch.matmul(X, W, out=Yd))
         lines = {p: {"shape": name, "M": M, "D": D, "F": F, "protocol": p}
@@ -239,18 +256,11 @@ def main(argv):
             "read-x-then-w": graph(lambda: (rx(), rw())), "read-w-then-x": graph(lambda: (rw(), rx()))}
         residue_lines = {}
         for q in (16, 32):  # table1's settings
-            if (F // q) % 16 or (D // q) % 16:
+            if not in_table1(D, F, q):
                 continue
             for cyc in (False, True):
                 key = f"triton_q{q}_{'cyc' if cyc else 'int'}_us"
-                Y = qproj(X, W, q, cyc)  # autotune outside the graphs, as the peer does
-                R = reference(X, W, q, cyc)
-                err = ((Y.double() - R).norm() / R.norm()).item()
-                if not err <= 1e-2:
-                    print(f"peer_protocols.py: the peer's {name} q={q} cyclic={cyc} has relative L2 error {err}",
-                          file=sys.stderr)
-                    sys.exit(1)
-                del R
+                checked_call(peer, name, X, W, q, cyc)  # autotune outside the graphs, as the peer does
                 lines["alone"][key] = round(bench(lambda: qproj(X, W, q, cyc)), 1)
                 cfg = getattr(peer.get("qproj_kernel"), "best_config", None)  # the autotuner's pick
                 if cfg is not None:

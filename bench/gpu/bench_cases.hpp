@@ -42,8 +42,8 @@ inline int g_bench_narrow_ffn = -1;
 // alternating with the dense call. Together, since each needs the other: in one H100 call (thirty-sixth
 // session, call 7) the table with both against without: of the 8 projections and 4 squares, 8 faster
 // alternating warm (Qwen3-1.7B 25.6 -> 24.2 µs, DeepSeek-V3 31.2 -> 29.9, Qwen3-32B 164.4 -> 160.9,
-// the square n = 32768 2687 -> 2557), 4 slower by 0.6-1.6 %; flushed mostly within ±1.5 %, but
-// Qwen3-32B M = 8192 465.8 -> 428.0.
+// the square n = 32768 2687 -> 2557), 4 slower by 0.6-1.6 %; flushed, the projections within ±1.5 %
+// but Qwen3-32B M = 8192 465.8 -> 428.0, the squares n >= 8192 2-3 % faster.
 inline bool& descending_variants() {
   static bool on = true;
   return on;

@@ -1,7 +1,7 @@
 """scripts/device_session20.sh checks its settings before it builds anything: an unknown step or
 A/B suite or sanitizer tool (SAN_TOOLS), a non-positive AB_ROUNDS, an AB_REF_SELF other than 0 or 1, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
 named ref), an NCU_RUNS entry that is not tag:shape:variant:mode, a PEER_NCU_SETTING that is not one of
-table1's (qQ-int|qQ-cyc) — each refused with exit code 2,
+table1's (qQ-int|qQ-cyc) or a PEER_NCU_SHAPE not one of its shapes — each refused with exit code 2,
 a message naming the setting, and no output folder written. Valid settings pass the check (shown
 by a later bad one being the one reported)."""
 import os
@@ -33,7 +33,8 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
              ({"STEPS": "ncu", "NCU_RUNS": "a:b:c"}, "NCU_RUNS: 'a:b:c'"),
              ({"STEPS": "ncu", "NCU_RUNS": "a:b:c:d:e"}, "NCU_RUNS: 'a:b:c:d:e'"),
              ({"STEPS": "ncupeer", "PEER_NCU_SETTING": "q64-int"}, "PEER_NCU_SETTING must be q16-int"),
-             ({"STEPS": "ncupeer", "PEER_NCU_SETTING": "q16-int q32-int"}, "(got 'q16-int q32-int')")]
+             ({"STEPS": "ncupeer", "PEER_NCU_SETTING": "q16-int q32-int"}, "(got 'q16-int q32-int')"),
+             ({"STEPS": "ncupeer", "PEER_NCU_SHAPE": "DeepSeek-V3"}, "PEER_NCU_SHAPE must be one of table1's")]
     for env, message in cases:
         rc, err, wrote = run(tmp_path, **env)
         assert rc == 2, (env, err)
@@ -43,7 +44,8 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
 
 def test_valid_settings_pass_the_check(tmp_path):
     # every setting valid except the last NCU_RUNS entry: that one must be what is reported
-    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu ncupeer memcheck segments", PEER_NCU_SETTING="q32-cyc", AB_SUITES="fwd ffn abl wid dec", AB_ROUNDS="1",
+    rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu ncupeer memcheck segments", PEER_NCU_SETTING="q32-cyc",
+                         PEER_NCU_SHAPE="Qwen3-30B-A3B expert", AB_SUITES="fwd ffn abl wid dec", AB_ROUNDS="1",
                          AB_REF_SELF="1",
                          SAN_TOOLS="memcheck racecheck synccheck initcheck",
                          AB_HEAD_ENVS="law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0,QALG_FFN_PDL=1 head:",
