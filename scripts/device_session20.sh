@@ -9,7 +9,8 @@
 #   trim    a 0|1 switch (SWITCH, default QALG_WS_TRIM) off / on: ablate suite on the M = 2048
 #           projections and the square n = 4096, ffn suite
 #   gate    the ffn suite under each of GATES (QALG_FFN_GATE; default ws64x64 wsl64x64)
-#   table   the table suite (bench_table.csv) and the peer's table1 shapes in each protocol (peer_protocols.py)
+#   table   the table suite (bench_table.csv) and the peer's table1 shapes in each protocol (peer_protocols.py),
+#           then (thirty-seventh session) its squares so (--squares, peer_squares.jsonl)
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
 #           and the square n = ABLATE_SQUARE_N (default 32768)
 #   memcheck compute-sanitizer (SAN_TOOLS, default memcheck) on MEMCHECK_FILTER
@@ -276,6 +277,13 @@ EOF3
           >"$W/peer.jsonl" 2>"$W/peer_table1.err"
         echo "peer protocols rc $? ($((SECONDS - t00)) s):"; cut -c1-200 "$W/peer.jsonl"; tail -3 "$W/peer_table1.err"
         cp "$W/peer.jsonl" "$O/"
+      fi
+      if [ "$(left)" -gt 40 ] && [ -f .gpu-carry/triton_qproj.py ]; then
+        # (thirty-seventh session) the squares in the same protocols (peer_protocols.py --squares)
+        PYTHONUNBUFFERED=1 timeout $(( $(left) - 15 )) python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py \
+          --squares >"$W/peer_squares.jsonl" 2>"$W/peer_squares.err"
+        echo "peer squares rc $? ($((SECONDS - t00)) s):"; cut -c1-200 "$W/peer_squares.jsonl"; tail -3 "$W/peer_squares.err"
+        cp "$W/peer_squares.jsonl" "$O/"
       fi
       # (twenty-seventh session) the targets against the paper and the peer (peer_more of an earlier step too)
       [ -f "$O/bench_table.csv" ] && python3 scripts/issue7_targets.py "$O/bench_table.csv" $(ls "$O"/peer*.jsonl 2>/dev/null) \

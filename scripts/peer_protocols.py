@@ -31,6 +31,16 @@ kernel's stores), and the flushed lines say which ("flush": "cudaMemsetAsync" | 
 SHAPE names select table1 shapes (default all). Bad input (no such file, a file without the
 peer's `qproj`, `bench` and `reference`, an unknown shape) exits 2 with a message naming it.
 
+--squares (thirty-seventh session) times the square block products instead of table1's shapes: n =
+4096 … 32768, b = 128, q = n / b, the peer's own setting (rows by interval types; its `more` pass), in
+the same three protocols against the peer's dense `torch.matmul` of the two n x n operands, one line
+per n and protocol: {"square_n", "b", "q", "protocol", "dense_us", "triton_us"}. Why: the peer's own
+pass times each square alone after a few dense calls only, while qalg's alone time comes after its
+row's alternating trials (at n = 32768 ~100 ms dense calls: session37/call2 ran qalg's kernel in
+1848 µs before them and 2070 after), so that comparison was not like with like. The peer's output is
+checked against its reference at n = 4096 (the same kernel and setting at every n; its reference in
+double precision would need ~50 GB at n = 32768, and the peer's own pass checks none of its squares).
+
 --profile qQ-int|qQ-cyc (thirty-sixth session, for Nsight Compute) times nothing: for the one SHAPE
 named it autotunes and checks that setting as above, then calls the peer once more inside an NVTX
 range `peer_profile`, so that `ncu --nvtx --nvtx-include peer_profile/ --kernel-name regex:qproj_kernel
@@ -48,6 +58,8 @@ import json
 import os
 import sys
 
+SQUARES = (4096, 8192, 16384, 32768)  # --squares: n, with b = 128 (the peer's `more` pass)
+SQUARE_B = 128
 SHAPES = [("Qwen3-1.7B", 2048, 6144), ("Qwen3-4B", 2560, 9728), ("Qwen3-8B", 4096, 12288),
           ("Qwen3-30B-A3B expert", 2048, 768), ("DeepSeek-V3 expert", 7168, 2048)]
 M = 2048
@@ -159,12 +171,14 @@ def profile(peer, name, D, F, q, cyc):
 
 
 def main(argv):
-    residue = "--residue" in argv
-    argv = [a for a in argv if a != "--residue"]
+    residue, squares = "--residue" in argv, "--squares" in argv
+    argv = [a for a in argv if a not in ("--residue", "--squares")]
     setting, argv = profile_setting(argv)
     if len(argv) < 2:
-        fail("usage: peer_protocols.py PEER_PY [--residue | --profile qQ-int|qQ-cyc] [SHAPE ...]")
+        fail("usage: peer_protocols.py PEER_PY [--residue | --squares | --profile qQ-int|qQ-cyc] [SHAPE ...]")
     wanted = argv[2:]
+    if squares and (wanted or residue or setting):
+        fail("--squares takes no SHAPE, --residue or --profile (it times the squares n = 4096 ... 32768)")
     unknown = [s for s in wanted if s not in {n for n, _, _ in SHAPES}]
     if unknown:
         fail(f"unknown shape(s) {unknown}; table1's: {[n for n, _, _ in SHAPES]}")
@@ -233,7 +247,7 @@ def main(argv):
             tp.append(once(gp, flushed))
         return median(td), median(tp)
 
-    for name, D, F in SHAPES:
+    for name, D, F in [] if squares else SHAPES:
         if wanted and name not in wanted:
             continue
         X, W = operands(D, F)
@@ -280,6 +294,34 @@ def main(argv):
             print(json.dumps(lines[p]), flush=True)
         for line in residue_lines.values():
             print(json.dumps(line), flush=True)
+    for n in SQUARES if squares else ():
+        q = n // SQUARE_B
+        A = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+        B = torch.randn(n, n, device="cuda", dtype=torch.bfloat16) / n**0.5
+        C = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
+        if n == SQUARES[0]:  # (see --squares above)
+            Y = qproj(A, B, q, False)
+            R = peer["reference"](A, B, q, False)
+            err = ((Y.double() - R).norm() / R.norm()).item()
+            del Y, R
+            if not err <= 1e-2:
+                print(f"peer_protocols.py: the peer's square n = {n} has relative L2 error {err}", file=sys.stderr)
+                sys.exit(1)
+        else:
+            qproj(A, B, q, False)  # autotune outside the graphs
+        base = {"square_n": n, "b": SQUARE_B, "q": q}
+        gd = graph(lambda: torch.matmul(A, B, out=C))
+        gp = graph(lambda: qproj(A, B, q, False))
+        print(json.dumps({**base, "protocol": "alone", "dense_us": round(bench(lambda: torch.matmul(A, B, out=C)), 1),
+                          "triton_us": round(bench(lambda: qproj(A, B, q, False)), 1)}), flush=True)
+        for p, flushed in (("alternating_warm", False), ("alternating_flushed", True)):
+            d, t = alternate(gd, gp, flushed)
+            line = {**base, "protocol": p, "dense_us": round(d, 1), "triton_us": round(t, 1)}
+            if flushed:
+                line["flush"] = flush_kind
+            print(json.dumps(line), flush=True)
+        del gd, gp, A, B, C
+        torch.cuda.empty_cache()
     return 0
 
 

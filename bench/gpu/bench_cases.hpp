@@ -151,7 +151,17 @@ class Bench {
   // a read-only pass over X, over W, over both in either order; itself, i.e. alone; the dense GEMM
   // with the L2 flushed). Why: the Triton peer ran DeepSeek-V3 in 23.2 µs after the dense call and
   // 25.2 alone, qalg in 25.1 and 24.1. Rows `residue,<preceding>,<shape>,…` (bench_residue.hpp).
+  // The residue and stamps suites' set-up (bench_calibrated.hpp): the projection's operands, its
+  // dense call, its tile calibrated as the table's and run once against the reference; then
+  // body(CalibratedTile&).
+  struct CalibratedTile;
+  template <typename Body>
+  void with_calibrated_tile(int D, int F, int M, int q, Body&& body);
   void residue(const std::string& name, int D, int F, int M, int q);
+  // (thirty-seventh session) The calibrated tile's start and end CTA by CTA: its kernel's
+  // %globaltimer stamps (a QALG_WS_STAMPS build only) alone, after dense, after dense flushed
+  // (bench_stamps.hpp).
+  void stamps(const std::string& name, int D, int F, int M, int q);
   // The ablate suite (bench_ablate.hpp): one shape's warp-specialised tiles timed whole, with their
   // copies, wgmma or stores left out, and with TMA stores.
   void ablate(const std::string& name, int D, int F, int M, int q, bool interval);

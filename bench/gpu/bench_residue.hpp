@@ -9,77 +9,63 @@
 // and the dense GEMM with the L2 flushed before each replay. Medians of the suite's trials; rows
 // `residue,<preceding>,…` (the preceding call's median in dense_warm_us, the tile's in alg_warm_us;
 // the flushed one's in the *_flush_us columns).
-#include "bench_cases_run.hpp"
+#include "bench_calibrated.hpp"
 
 namespace qalg::bench {
 
 inline void Bench::residue(const std::string& name, int D, int F, int M, int q) {
-  const gpu::TableData t = table(q);
-  gpu::DevicePlan plan(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
-  gpu::DeviceBatch batch(plan, gpu::cyclic_types(M, q));
-  Buf X(M, D), W(D, F), Y(M, F), Yd(M, F), ref(M, F, 4), dot(1, 1, 4);
-  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 11, 1.0f, s_);
-  gpu::fill_random_bf16(W.p, uint64_t(D) * F, 12, 1.0f / std::sqrt(float(D)), s_);
-  ok(cudaStreamSynchronize(s_), "fill");
-  std::string impl;
-  const Call dense = dense_best(M, F, D, false, false, X.p, W.p, Yd.p, impl);
-  gpu::use_forward_calibration({});
-  std::vector<FusedPick> tiles;
-  const auto variants = fused_variants(plan, batch, X, W, Y, &tiles);
-  const size_t best = calibrate(variants);
-  gpu::use_forward_calibration(calib_);
-  ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
-  variants[best].second(s_);
-  ok(cudaStreamSynchronize(s_), "run");
-  gpu::CudaDenseReference r(t, detail::same(q, D / q), detail::same(q, F / q));
-  r.forward(gpu::cyclic_types(M, q), X.m(), W.m(), ref.f());
-  const double err = gpu::rel_l2_bf16(Y.p, ref.f(), uint64_t(M) * F);
-  const bool pass = err <= 1e-2;  // NaN fails
-  failures_ += !pass;
-  // A read-only pass over n bf16 elements at p: its dot product with itself, the result on the device
-  // (the pointer mode set and restored inside the call: it is captured into a graph, where a host
-  // result would synchronise).
-  auto read = [this, &dot](const void* p, uint64_t n) {
-    if (n > uint64_t(INT32_MAX)) throw std::invalid_argument("residue: an operand of more than 2^31 elements");
-    return [this, p, n, out = dot.p](cudaStream_t s) {
-      ok(cublasSetStream(dense_.blas, s), "cublasSetStream");
-      ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
-      // (bf16 in, bf16 result, fp32 execution: cublasDotEx's one bf16 combination)
-      ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_16BF, CUDA_R_32F), "dot");
-      ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_HOST), "pointer mode");
+  with_calibrated_tile(D, F, M, q, [&](const CalibratedTile& c) {
+    Buf dot(1, 1, 4);
+    const Buf &X = c.X, &W = c.W;
+    const Call& dense = c.dense;
+    const std::string &impl = c.impl, &tile = c.tile;
+    const double err = c.err;
+    const bool pass = c.pass;
+    // A read-only pass over n bf16 elements at p: its dot product with itself, the result on the device
+    // (the pointer mode set and restored inside the call: it is captured into a graph, where a host
+    // result would synchronise).
+    auto read = [this, &dot](const void* p, uint64_t n) {
+      if (n > uint64_t(INT32_MAX)) throw std::invalid_argument("residue: an operand of more than 2^31 elements");
+      return [this, p, n, out = dot.p](cudaStream_t s) {
+        ok(cublasSetStream(dense_.blas, s), "cublasSetStream");
+        ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
+        // (bf16 in, bf16 result, fp32 execution: cublasDotEx's one bf16 combination)
+        ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_16BF, CUDA_R_32F), "dot");
+        ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_HOST), "pointer mode");
+      };
     };
-  };
-  const Call rx = read(X.p, uint64_t(M) * D), rw = read(W.p, uint64_t(D) * F);
-  const std::vector<std::pair<std::string, Call>> before = {
-      {"dense", dense},
-      {"read-x", rx},
-      {"read-w", rw},
-      {"read-x-then-w", [=](cudaStream_t s) { rx(s), rw(s); }},
-      {"read-w-then-x", [=](cudaStream_t s) { rw(s), rx(s); }},
-  };
-  GraphCall ga(s_, variants[best].second);
-  auto emit = [&](const std::string& kind, const Stats* pw, const Stats* aw, const Stats* pf, const Stats* af) {
-    auto v = [](const Stats* x, double Stats::*m) { return x ? std::to_string(x->*m) : std::string(); };
-    csv_ << "residue," << kind << ',' << name << ',' << M << ',' << D << ',' << F << ',' << q << ','
-         << variants[best].first << ',' << impl << ',' << v(pw, &Stats::median) << ',' << v(pw, &Stats::p10) << ','
-         << v(pw, &Stats::p90) << ',' << v(aw, &Stats::median) << ',' << v(aw, &Stats::p10) << ','
-         << v(aw, &Stats::p90) << ',' << v(pf, &Stats::median) << ',' << v(af, &Stats::median) << ','
-         << v(af, &Stats::p10) << ',' << v(af, &Stats::p90) << ",,,,," << err << ',' << (pass ? "pass" : "FAIL") << ','
-         << gpu_name_ << ",,,,\n";
-    const Stats* a = aw ? aw : af;
-    std::printf("residue %-26s %-22s after %-14s %8.1f us (p10 %.1f, p90 %.1f)%s  err %.1e\n", name.c_str(),
-                variants[best].first.c_str(), kind.c_str(), a->median, a->p10, a->p90, aw ? "" : " flushed", err);
-  };
-  for (const auto& [kind, call] : before) {
-    GraphCall gp(s_, call);
-    const auto [pw, aw] = timer_->alternate(gp, ga, false, o_.trials);
-    emit(kind, &pw, &aw, nullptr, nullptr);
-  }
-  const Stats alone = timer_->alone(ga, false, o_.trials);
-  emit("itself", nullptr, &alone, nullptr, nullptr);
-  GraphCall gd(s_, dense);
-  const auto [df, af] = timer_->alternate(gd, ga, true, o_.trials);
-  emit("dense-flushed", nullptr, nullptr, &df, &af);
+    const Call rx = read(X.p, uint64_t(M) * D), rw = read(W.p, uint64_t(D) * F);
+    const std::vector<std::pair<std::string, Call>> before = {
+        {"dense", dense},
+        {"read-x", rx},
+        {"read-w", rw},
+        {"read-x-then-w", [=](cudaStream_t s) { rx(s), rw(s); }},
+        {"read-w-then-x", [=](cudaStream_t s) { rw(s), rx(s); }},
+    };
+    GraphCall ga(s_, c.call);
+    auto emit = [&](const std::string& kind, const Stats* pw, const Stats* aw, const Stats* pf, const Stats* af) {
+      auto v = [](const Stats* x, double Stats::*m) { return x ? std::to_string(x->*m) : std::string(); };
+      csv_ << "residue," << kind << ',' << name << ',' << M << ',' << D << ',' << F << ',' << q << ','
+           << tile << ',' << impl << ',' << v(pw, &Stats::median) << ',' << v(pw, &Stats::p10) << ','
+           << v(pw, &Stats::p90) << ',' << v(aw, &Stats::median) << ',' << v(aw, &Stats::p10) << ','
+           << v(aw, &Stats::p90) << ',' << v(pf, &Stats::median) << ',' << v(af, &Stats::median) << ','
+           << v(af, &Stats::p10) << ',' << v(af, &Stats::p90) << ",,,,," << err << ',' << (pass ? "pass" : "FAIL") << ','
+           << gpu_name_ << ",,,,\n";
+      const Stats* a = aw ? aw : af;
+      std::printf("residue %-26s %-22s after %-14s %8.1f us (p10 %.1f, p90 %.1f)%s  err %.1e\n", name.c_str(),
+                  tile.c_str(), kind.c_str(), a->median, a->p10, a->p90, aw ? "" : " flushed", err);
+    };
+    for (const auto& [kind, call] : before) {
+      GraphCall gp(s_, call);
+      const auto [pw, aw] = timer_->alternate(gp, ga, false, o_.trials);
+      emit(kind, &pw, &aw, nullptr, nullptr);
+    }
+    const Stats alone = timer_->alone(ga, false, o_.trials);
+    emit("itself", nullptr, &alone, nullptr, nullptr);
+    GraphCall gd(s_, dense);
+    const auto [df, af] = timer_->alternate(gd, ga, true, o_.trials);
+    emit("dense-flushed", nullptr, nullptr, &df, &af);
+  });
 }
 
 }  // namespace qalg::bench

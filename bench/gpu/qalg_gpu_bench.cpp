@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue|stamps] [--trials N]
 #include <unistd.h>  // environ
 
 #include <cmath>
@@ -15,6 +15,7 @@
 
 #include "bench_ablate.hpp"
 #include "bench_residue.hpp"
+#include "bench_stamps.hpp"
 
 using namespace qalg;
 using namespace qalg::bench;
@@ -51,10 +52,10 @@ int main(int argc, char** argv) {
   // (thirty-fourth session) A suite name no branch below knows would time nothing and say nothing.
   static const char* const kSuites[] = {"table", "sweep", "all", "probe", "square", "decode", "ffn", "ffn30",
                                         "forward", "wide", "narrow", "training", "train30", "peerlost", "rows",
-                                        "ablate", "segments", "residue"};
+                                        "ablate", "segments", "residue", "stamps"};
   if (std::find(std::begin(kSuites), std::end(kSuites), o.suite) == std::end(kSuites)) {
     std::cerr << "qalg_gpu_bench: unknown suite '" << o.suite << "' (table, sweep, all, probe, square, decode, ffn, "
-              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue)\n";
+              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue, stamps)\n";
     return 2;
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
@@ -69,7 +70,8 @@ int main(int argc, char** argv) {
   // projection by programmatic dependent launch; QALG_WS_ORDER=columns|types: their item order; QALG_SQUARE_N: the square suite's n
   // (a positive multiple of 128); QALG_WS_TERM_STRIDE=0|1 (thirty-third): the first item's terms
   // read beside the item (set_ws_term_stride); QALG_WS_EXIT_AFTER_READ=0|1: the CTAs end once their
-  // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_DESCENDING=0|1 (thirty-fifth):
+  // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_PREFETCH_MAPS=0|1 (thirty-
+  // seventh): they prefetch their tensor maps first thing (set_ws_prefetch_maps); QALG_WS_DESCENDING=0|1 (thirty-fifth):
   // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
   // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists
   // alternating with the dense call (bench_cases.hpp; both on unless set to 0).
@@ -94,6 +96,7 @@ int main(int argc, char** argv) {
       !flag("QALG_CALIBRATE_ALTERNATING", [](bool on) { qalg::bench::calibrate_alternating() = on; }) ||
       !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
       !flag("QALG_WS_EXIT_AFTER_READ", qalg::gpu::set_ws_exit_after_read) ||
+      !flag("QALG_WS_PREFETCH_MAPS", qalg::gpu::set_ws_prefetch_maps) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) || !flag("QALG_FFN_PACK", qalg::gpu::set_ffn_pack_terms))
     return 2;
@@ -388,6 +391,10 @@ int main(int argc, char** argv) {
     if (o.suite == "residue") {  // (thirty-fourth session) which operand's L2 residue the M = 2048 projections gain from
       for (const auto& [name, D, F, M, q] : kProjectionTable)  // QALG_ABLATE_SHAPES picks among them
         if (M == 2048 && keep(name)) b.residue(name, D, F, M, q);
+    }
+    if (o.suite == "stamps") {  // (thirty-seventh session) the M = 2048 projections' CTA starts (QALG_WS_STAMPS builds)
+      for (const auto& [name, D, F, M, q] : kProjectionTable)  // QALG_ABLATE_SHAPES picks among them
+        if (M == 2048 && keep(name)) b.stamps(name, D, F, M, q);
     }
     if (o.suite == "train30") {  // the two training rows still slower than dense (for profilers)
       b.training("Qwen3-30B-A3B-expert/up", 2048, 768, 2048, 32);

@@ -196,8 +196,15 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kExitAfterRead = 1024
+  kExitAfterRead = 1024, kPrefetchMaps = 2048
 };
+// kPrefetchMaps (thirty-seventh session; set_ws_prefetch_maps, off by default): the producer's lane 0
+// prefetches every tensor map it may copy through (prefetch.tensormap) first thing, before it waits
+// for anything or loads its first item, so that the descriptors' fetch overlaps the item's load
+// instead of following it at the first copy. Why: with the L2 flushed (Nsight Compute's cache
+// control, DeepSeek-V3, H200, session37/call1) the kernel's first DRAM reads came ~1.5 µs later than
+// the Triton peer's (which copies through no descriptors). The twentieth session's prefetch of the
+// same maps was timed warm only (no gain beyond the spread) and removed.
 // kExitAfterRead (thirty-third session; set_ws_exit_after_read, off by default, NOT yet run on a
 // GPU): with the TMA stores, thread 0 waits at the end only until its last stores have read their
 // tile from shared memory (cp.async.bulk.wait_group.read, as CUTLASS's TMA-store epilogues and this
@@ -243,6 +250,34 @@ enum CopyFlags : uint32_t {
 // (A prefetch.tensormap of every map at the start, as CUTLASS's TMA kernels do, was timed in the
 // twentieth session's fifth call: no row gained beyond the spread, the Qwen3-30B expert 9.9 against
 // 10.0 µs; removed.)
+
+// Diagnostics (thirty-seventh session; set_ws_stamps, the bench's stamps suite): where a CTA's start
+// goes. Nsight Compute's PM sampling of DeepSeek-V3 flushed put ~1.5 µs more before the first DRAM
+// reads in qalg's kernel than in the Triton peer's; these %globaltimer stamps say which part of the
+// start it is (the item's load, the first copies, the first stage's arrival). Compiled only with
+// QALG_WS_STAMPS (the measured build has none of this code); slots per CTA:
+//   0 entry (thread 0)            1 producer after griddepcontrol.wait   2 producer, first item loaded
+//   3 producer, first stage issued 4 consumer, first stage landed         5 consumer, kDone seen
+//   6 consumer, last stores done   7 producer, last stage issued
+constexpr int kWsStampSlots = 8;
+#ifdef QALG_WS_STAMPS
+// dep: a value the stamp must wait for (the asm reads it, so it issues only once that load is back)
+__device__ __forceinline__ void ws_stamp(const GemmArgs& g, int slot, uint32_t dep = 0) {
+  if (g.stamps) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "r"(dep) : "memory");
+    g.stamps[blockIdx.x * kWsStampSlots + slot] = t;
+  }
+}
+#define QALG_WS_STAMP(...) ws_stamp(g, __VA_ARGS__)
+#else
+#define QALG_WS_STAMP(...) ((void)0)
+#endif
+
+// Brings a tensor map (a kernel argument) into the copy engine's descriptor cache ahead of its first copy.
+__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
 
 // TMA store of one box from shared memory (its bulk group committed by the caller).
 __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
@@ -376,6 +411,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   uint64_t* res_empty = res_full + 1;
   StageHeader* header = reinterpret_cast<StageHeader*>(res_empty + 1);
   constexpr int kConsumers = BM * 2;
+  if (threadIdx.x == 0) QALG_WS_STAMP(0);
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1 + 32);  // the producer's expect_tx arrival + 32 cp.async arrivals
@@ -413,8 +449,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
       return stage;
     };
+#ifdef QALG_WS_STAMPS
+    bool stamped_first = false;
+#endif
     auto finish_stage = [&]() {
       cp_async_arrive(&full[stage]);
+#ifdef QALG_WS_STAMPS
+      if (!stamped_first && lane == 0) QALG_WS_STAMP(3);
+      stamped_first = true;
+#endif
       if (++stage == STAGES) stage = 0, phase ^= 1;
     };
     // RES: a contiguous range of items per CTA (so consecutive items share W_jj); else round robin.
@@ -502,7 +545,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         finish_stage();
       }
     };
+    if ((copy & kPrefetchMaps) && lane == 0) {  // (the maps are arguments: no wait needed before)
+      prefetch_tensormap(&tmapA), prefetch_tensormap(&tmap64), prefetch_tensormap(&tmap8), prefetch_tensormap(&tmapC);
+      if (NB == 2 || GP) prefetch_tensormap(&tmapU64);
+      if (NB == 2) prefetch_tensormap(&tmapU8);
+      if (trim_tail) prefetch_tensormap(&tmapA16);
+    }
     grid_dependency_wait();
+    if (lane == 0) QALG_WS_STAMP(1);
     // term_stride (set_ws_term_stride; work_list.hpp terms_in_item_order): every item has a slot of
     // that many terms (padded with Term{}), item i's at i · term_stride, so the first item's terms
     // (lanes past its term_count read Term{}, as lane_term gives them) are read beside the item, not
@@ -514,6 +564,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
     Term tw = t0 ? tw0 : lane_term(w);
+    if (lane == 0) QALG_WS_STAMP(2, w.m_begin + w.term_count);
 #pragma unroll 1
     for (uint32_t item = first_item; item < end_item; item += stride) {
       const bool has_next = item + stride < end_item;
@@ -758,6 +809,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // no-ops (PTX griddepcontrol). Not at the start: that (call 2 of the twenty-first session) slowed
     // the 1.7B, 4B and DS-V3 FFNs by 4-6 %.
     grid_launch_dependents();
+    if (lane == 0) QALG_WS_STAMP(7);
     next_stage(0, WorkItem{}, kDone, 1.0f, 0);
     if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
     finish_stage();
@@ -819,8 +871,15 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     }
   };
 #pragma unroll 1
+#ifdef QALG_WS_STAMPS
+  bool stamped_first = false;
+#endif
   while (true) {
     mbar_wait(&full[stage], phase);
+#ifdef QALG_WS_STAMPS
+    if (!stamped_first && threadIdx.x == 0) QALG_WS_STAMP(4);
+    stamped_first = true;
+#endif
     const StageHeader h = header[stage];
     // No wgmma is in flight here (the item's last step waited), but ptxas cannot prove it on this
     // exit path and otherwise injects "warpgroup.wait 0" at the loop head, i.e. before EVERY step
@@ -828,12 +887,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // WARPGROUP.DEPBAR.LE gsb0, 0x0 at the back-edge), so no step's wgmma overlapped the wait for
     // the next stage. This wait costs nothing and lets the loop keep one wgmma in flight.
     if (h.flags & kDone) {
+      if (threadIdx.x == 0) QALG_WS_STAMP(5);
       wgmma_wait<0>();
       settle_store();
       if (tma_store && threadIdx.x == 0) {  // the last tile's stores, before the CTA ends
         if (copy & kExitAfterRead) bulk_wait_read();
         else bulk_wait_all();
       }
+      if (threadIdx.x == 0) QALG_WS_STAMP(6);
       break;
     }
     if (h.flags & kFirst) {  // rows of this thread's two outputs, needed only at the epilogue

@@ -1,7 +1,8 @@
 """scripts/peer_protocols.py refuses bad input before it needs a GPU (exit 2, the problem named): no
 arguments, a peer file that cannot be read, one that is not Python, one without the Triton peer's
 qproj / bench / reference, a shape that is not one of table1's, and (--profile, thirty-sixth session)
-a setting that is not table1's, none or several shapes, or --residue beside it. The timing itself needs torch,
+a setting that is not table1's, none or several shapes, or --residue beside it; (--squares, thirty-
+seventh session) a shape, --residue or --profile beside it. The timing itself needs torch,
 Triton and a GPU (results/gpu/README.md, thirty-fourth session)."""
 import subprocess
 import sys
@@ -57,3 +58,13 @@ def test_profile_refusals(tmp_path):
     # table1 has no q = 32 setting for the 30B expert (F / q = 24): refused before torch is imported
     rc, err = run(peer, "--profile", "q32-int", "Qwen3-30B-A3B expert")
     assert rc == 2 and "--profile q32: Qwen3-30B-A3B expert (D = 2048, F = 768) has no such setting" in err, err
+
+
+def test_squares_refusals(tmp_path):
+    peer = tmp_path / "peer.py"  # a peer-shaped file: the refusals come before anything runs it
+    peer.write_text("def qproj(X, W, q, cyc):\n    pass\n\ndef bench(fn):\n    pass\n\ndef reference(X, W, q, cyc):\n    pass\n")
+    for extra in (["Qwen3-8B"], ["--residue"], ["--profile", "q16-int", "Qwen3-8B"]):
+        rc, err = run(peer, "--squares", *extra)
+        assert rc == 2 and "--squares takes no SHAPE, --residue or --profile" in err, (extra, err)
+    rc, err = run("--squares")
+    assert rc == 2 and "usage: peer_protocols.py PEER_PY [--residue | --squares" in err, err
