@@ -5,7 +5,8 @@
 // first DRAM reads in qalg's kernel than in the Triton peer's, and the 0.6-1.3 µs by which the peer
 // leads there (and the Qwen3-30B expert's gap to the paper's ratio) is of that size. The kernel's
 // stamps (wgs_gemm.cuh kWsStampSlots: entry, griddepcontrol.wait passed, first item loaded, first
-// stage issued, first stage landed, kDone seen, last stores done, producer's last stage) are read
+// stage issued, first stage landed, kDone seen, last stores done, producer's last stage; and
+// finer points of the start) are read
 // after each replay of the calibrated tile (or QALG_BENCH_VARIANTS') in three protocols: alone
 // (warm), after the dense GEMM on the same X and W, and after it with the L2 flushed before each.
 // Per replay, every stamp is taken from the earliest CTA entry (µs), its median and its latest over
@@ -21,7 +22,7 @@ namespace qalg::bench {
 inline void Bench::stamps(const std::string& name, int D, int F, int M, int q) {
   if (!gpu::ws_stamps_compiled())
     throw std::invalid_argument("stamps: this build has no stamps (configure gpu/ with -DQALG_WS_STAMPS=ON)");
-  constexpr size_t kSlots = 8, kCtas = 4096;  // (a persistent grid: at most the resident CTAs)
+  constexpr size_t kSlots = 16, kCtas = 4096;  // (wgs_gemm.cuh kWsStampSlots; a persistent grid: at most the resident CTAs)
   with_calibrated_tile(D, F, M, q, [&](const CalibratedTile& c) {
     Buf st(kCtas, kSlots, 8);
     const std::string& tile = c.tile;
@@ -33,8 +34,9 @@ inline void Bench::stamps(const std::string& name, int D, int F, int M, int q) {
     gpu::set_ws_stamps(nullptr);
     GraphCall gd(s_, c.dense);
     std::vector<unsigned long long> host(kCtas * kSlots);
-    static const char* const kSlotNames[kSlots] = {"entry", "dep-wait", "item",   "issued",
-                                                   "landed", "done",    "stored", "prod-end"};
+    static const char* const kSlotNames[kSlots] = {
+        "entry", "dep-wait", "item", "issued", "landed", "done", "stored", "prod-end",
+        "steps", "stage", "barriers", "prod-start", "cons-start", "(13)", "(14)", "(15)"};
     struct Protocol {
       const char* name;
       bool after_dense, flush;

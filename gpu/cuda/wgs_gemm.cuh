@@ -196,15 +196,15 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kExitAfterRead = 1024, kPrefetchMaps = 2048
+  kExitAfterRead = 1024
 };
-// kPrefetchMaps (thirty-seventh session; set_ws_prefetch_maps, off by default): the producer's lane 0
-// prefetches every tensor map it may copy through (prefetch.tensormap) first thing, before it waits
-// for anything or loads its first item, so that the descriptors' fetch overlaps the item's load
-// instead of following it at the first copy. Why: with the L2 flushed (Nsight Compute's cache
-// control, DeepSeek-V3, H200, session37/call1) the kernel's first DRAM reads came ~1.5 µs later than
-// the Triton peer's (which copies through no descriptors). The twentieth session's prefetch of the
-// same maps was timed warm only (no gain beyond the spread) and removed.
+// (kPrefetchMaps, thirty-seventh session: the producer's lane 0 prefetched every tensor map first
+// thing, before its first item's load. Timed on an H100 (results/gpu/history/session37/call3, the
+// residue suite, two rounds): DeepSeek-V3 ws128x128-types-desc after dense 30.6 µs against 29.8-30.2,
+// flushed 36.1 against 35.8-35.9 (one round: the other's calibration picked ws128x64); the Qwen3-30B
+// expert 9.5 / 9.5 against 9.3-9.6, flushed 13.2-13.3 both ways; and the kernel's stamps put the
+// first stage's arrival no earlier. Removed, as the twentieth session's prefetch of the same maps,
+// timed warm only.)
 // kExitAfterRead (thirty-third session; set_ws_exit_after_read, off by default, NOT yet run on a
 // GPU): with the TMA stores, thread 0 waits at the end only until its last stores have read their
 // tile from shared memory (cp.async.bulk.wait_group.read, as CUTLASS's TMA-store epilogues and this
@@ -258,8 +258,11 @@ enum CopyFlags : uint32_t {
 // QALG_WS_STAMPS (the measured build has none of this code); slots per CTA:
 //   0 entry (thread 0)            1 producer after griddepcontrol.wait   2 producer, first item loaded
 //   3 producer, first stage issued 4 consumer, first stage landed         5 consumer, kDone seen
-//   6 consumer, last stores done   7 producer, last stage issued
-constexpr int kWsStampSlots = 8;
+//   6 consumer, last stores done   7 producer, last stage issued          8 producer, first item's steps
+//   counted (its terms in hand)    9 producer, first stage free + header  10 thread 0, barriers made
+//   11 producer warp's start (after __syncthreads)                        12 consumer start (thread 0)
+//   (13-15 unused)
+constexpr int kWsStampSlots = 16;
 #ifdef QALG_WS_STAMPS
 // dep: a value the stamp must wait for (the asm reads it, so it issues only once that load is back)
 __device__ __forceinline__ void ws_stamp(const GemmArgs& g, int slot, uint32_t dep = 0) {
@@ -273,11 +276,6 @@ __device__ __forceinline__ void ws_stamp(const GemmArgs& g, int slot, uint32_t d
 #else
 #define QALG_WS_STAMP(...) ((void)0)
 #endif
-
-// Brings a tensor map (a kernel argument) into the copy engine's descriptor cache ahead of its first copy.
-__device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
-  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-}
 
 // TMA store of one box from shared memory (its bulk group committed by the caller).
 __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2) {
@@ -420,6 +418,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     }
     mbar_init(res_full, 1), mbar_init(res_empty, kConsumers);
     mbar_init_fence();
+    QALG_WS_STAMP(10);
   }
   __syncthreads();
   if constexpr (CL > 1) cluster_sync();  // the other CTA's barriers exist before any multicast or arrival
@@ -430,6 +429,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
   // divergent path"; seen in the fifth session's build log, in every wgs and wst instantiation).
   if (__shfl_sync(0xffffffffu, threadIdx.x >= kConsumers, 0)) {  // ---- producer warp ----
     const int lane = threadIdx.x % 32;
+    if (lane == 0) QALG_WS_STAMP(11);
     const T* A = static_cast<const T*>(g.A);
     uint32_t stage = 0, phase = 0, res_par = 0;
     uint64_t key = ~uint64_t(0);  // what the resident slot holds
@@ -443,10 +443,17 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // warps per SM ptxas caps registers at 96 (measured with probe kernels; perhaps 5 warps on one of its four register files), and
     // the cp.async path's 32 row offsets spilled 198 bytes.
     constexpr bool kTmaRowsOnly = BM == 128 && BN == 128 && MINB == 2 && !RP && !GP && !PACK && NB == 1;
+#ifdef QALG_WS_STAMPS
+    bool stamped_stage = false, stamped_steps = false;
+#endif
     auto next_stage = [&](uint32_t item, const WorkItem& w, uint32_t flags, float coef, uint32_t res) -> uint32_t {
       if (CL > 1 && (copy & kPairClusterScope)) mbar_wait_cluster(&empty[stage], phase ^ 1);
       else mbar_wait(&empty[stage], phase ^ 1);
       if (lane == 0) header[stage] = StageHeader{item, flags, coef, res, w.m_begin, w.m_count, w.n_begin, w.n_count};
+#ifdef QALG_WS_STAMPS
+      if (!stamped_stage && lane == 0) QALG_WS_STAMP(9);
+      stamped_stage = true;
+#endif
       return stage;
     };
 #ifdef QALG_WS_STAMPS
@@ -545,12 +552,6 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         finish_stage();
       }
     };
-    if ((copy & kPrefetchMaps) && lane == 0) {  // (the maps are arguments: no wait needed before)
-      prefetch_tensormap(&tmapA), prefetch_tensormap(&tmap64), prefetch_tensormap(&tmap8), prefetch_tensormap(&tmapC);
-      if (NB == 2 || GP) prefetch_tensormap(&tmapU64);
-      if (NB == 2) prefetch_tensormap(&tmapU8);
-      if (trim_tail) prefetch_tensormap(&tmapA16);
-    }
     grid_dependency_wait();
     if (lane == 0) QALG_WS_STAMP(1);
     // term_stride (set_ws_term_stride; work_list.hpp terms_in_item_order): every item has a slot of
@@ -612,6 +613,10 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         if (len) steps += (len + kWgBK - 1) / kWgBK, last_ti = ti, last_kk = (len - 1) / kWgBK * kWgBK;
         partial |= len % kWgBK != 0;
       }
+#ifdef QALG_WS_STAMPS
+      if (!stamped_steps && lane == 0) QALG_WS_STAMP(8, steps);
+      stamped_steps = true;
+#endif
       // This lane's row offsets, only where some step gathers x rows by cp.async: with rows by TMA
       // and whole steps (every Qwen3 shape) the 16 row formulas per item were dead work on the
       // producer's path between items.
@@ -873,6 +878,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
 #pragma unroll 1
 #ifdef QALG_WS_STAMPS
   bool stamped_first = false;
+  if (threadIdx.x == 0) QALG_WS_STAMP(12);
 #endif
   while (true) {
     mbar_wait(&full[stage], phase);

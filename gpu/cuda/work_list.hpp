@@ -518,7 +518,7 @@ struct GemmArgs {
   const GroupBlock* blocks = nullptr;
   LawGrid law;  // forward of the wg_gemm.cuh tiles: items from the index where law.q != 0
   DecodeLaw decode_law;  // decode (gemv_kernel): tiles from the index where decode_law.s != 0
-  // set_ws_stamps (diagnostics): kWsStampSlots %globaltimer stamps per CTA of the warp-specialised
+  // set_ws_stamps (diagnostics): kWsStampSlots (16) %globaltimer stamps per CTA of the warp-specialised
   // forward, written only by a build with QALG_WS_STAMPS (wgs_gemm.cuh ws_stamp); else unread.
   unsigned long long* stamps = nullptr;
 };

@@ -946,20 +946,6 @@ TEST(WsExitAfterRead, ResultsAsWithout) {
   });
 }
 
-// set_ws_prefetch_maps(true) and (false, the default): the warp-specialised producers prefetch their
-// tensor maps before anything else (thirty-seventh session). A prefetch must change no result: every
-// warp-specialised tile's switch cases (the grouped, trimmed, paired and resident tiles among them)
-// and the gated FFN at s = 224 (the up matrix's maps) both ways.
-TEST(WsPrefetchMaps, ResultsAsWithout) {
-  both_ways(ws_prefetch_maps, set_ws_prefetch_maps, [](bool on) {
-    const std::string p = on ? "prefetch-maps" : "no-prefetch-maps";
-    const uint64_t seed = on ? 4000 : 4100;
-    ws_switch_cases(p, seed);
-    run_conformance({p + "/ffn-s224", complete_table(32), same(32, 224), same(32, 64)}, DType::bf16, false, 2048,
-                    seed + 91, kFfn);
-  });
-}
-
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
 // thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {

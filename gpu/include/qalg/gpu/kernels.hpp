@@ -307,20 +307,12 @@ void set_ws_term_stride(bool on);
 bool ws_term_stride();
 // Diagnostics (thirty-seventh session): where the start of a warp-specialised forward's CTA goes.
 // In a build configured with -DQALG_WS_STAMPS=ON (never the measured one: the kernels then carry the
-// stamping code), every such kernel launched while a buffer is set writes 8 %globaltimer stamps
-// (ns) per CTA to stamps[cta · 8 + slot] (wgs_gemm.cuh kWsStampSlots lists the slots); the buffer
-// needs 8 × (the launch's CTAs) entries on the device. A launch captured into a CUDA graph keeps the
+// stamping code), every such kernel launched while a buffer is set writes 16 %globaltimer stamps
+// (ns) per CTA to stamps[cta · 16 + slot] (wgs_gemm.cuh kWsStampSlots lists the slots; a slot the
+// kernel's path does not pass stays as it was); the buffer needs 16 × (the launch's CTAs) entries. A launch captured into a CUDA graph keeps the
 // buffer set at capture. nullptr (the default) turns it off; in other builds nothing is written.
 void set_ws_stamps(unsigned long long* stamps);
 bool ws_stamps_compiled();
-// The warp-specialised tiles prefetch their tensor maps (prefetch.tensormap) first thing, before
-// their first item's load (wgs_gemm.cuh kPrefetchMaps), so that the copy engine's descriptor fetch
-// is not one more round trip before a CTA's first copy. Why (thirty-seventh session): with the L2
-// flushed, DeepSeek-V3's kernel read DRAM ~1.5 µs later after its start than the Triton peer's. Off
-// by default: NOT yet timed. Results are the same either way. Process-wide; the bench's
-// QALG_WS_PREFETCH_MAPS=0|1.
-void set_ws_prefetch_maps(bool on);
-bool ws_prefetch_maps();
 // The warp-specialised tiles with the TMA stores end once their last stores have read the tile
 // from shared memory instead of once they are written (wgs_gemm.cuh kExitAfterRead; the grid still
 // completes only when every write has). Why (thirty-third session): the PM sampling of DeepSeek-V3's
