@@ -35,6 +35,7 @@ std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's
 std::atomic<bool> g_ws_term_stride{false};       // GemmArgs::term_stride (set_ws_term_stride, session 33)
 std::atomic<bool> g_ws_exit_after_read{false};   // wgs_gemm.cuh kExitAfterRead (session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
+std::atomic<bool> g_ws_prime_first{false};       // wgs_gemm.cuh kPrimeFirst (session 37)
 std::atomic<unsigned long long*> g_ws_stamps{nullptr};  // set_ws_stamps (QALG_WS_STAMPS builds only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -138,6 +139,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
                         (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) |
                         (g_ws_exit_after_read ? kExitAfterRead : 0u) |
+                        (g_ws_prime_first ? kPrimeFirst : 0u) |
                         ablation_copy_flags();
   const CUtensorMap u64 = GP                ? tensor_map_column_groups(a.B0, dt, K, r, uint32_t(N / r))
                           : EPI != kSiluMul ? m64
@@ -661,6 +663,8 @@ void set_ws_exit_after_read(bool on) { g_ws_exit_after_read = on; }
 bool ws_exit_after_read() { return g_ws_exit_after_read.load(); }
 void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
 void set_ws_stamps(unsigned long long* stamps) { g_ws_stamps = stamps; }
+void set_ws_prime_first(bool on) { g_ws_prime_first = on; }
+bool ws_prime_first() { return g_ws_prime_first.load(); }
 bool ws_stamps_compiled() {
 #ifdef QALG_WS_STAMPS
   return true;

@@ -946,6 +946,38 @@ TEST(WsExitAfterRead, ResultsAsWithout) {
   });
 }
 
+// set_ws_prime_first(true) and (false, the default): the warp-specialised producers issue their first
+// item's first step before the rest of the item's work (thirty-seventh session), where it is a whole
+// step of x by TMA and not the item's last. Every warp-specialised tile's switch cases (s = 128: two
+// whole steps per term, primed; the resident, grouped and paired tiles, never primed), and on the
+// plain and lean tiles: the DeepSeek-V3 expert's widths (s = 448, 2048 cyclic rows, one or two items
+// per CTA), s = 64 at q = 32 (the diagonal items' one 64-row term is their last step: not primed;
+// the others' first of two terms is), q = 32 rows that leave most CTAs without a second item, and the
+// gated FFN (its gate/up never primed, its down projection primed) — the reference's results both ways.
+TEST(WsPrimeFirst, ResultsAsWithout) {
+  both_ways(ws_prime_first, set_ws_prime_first, [](bool on) {
+    const std::string p = on ? "prime-first" : "no-prime";
+    const uint64_t seed = on ? 4200 : 4300;
+    ws_switch_cases(p, seed);
+    for (const TileConfig& t : {TileConfig{64, 128, 5, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws},
+                                TileConfig{128, 64, 9, TileEngine::wgmma_ws},
+                                TileConfig{64, 128, 5, TileEngine::wgmma_ws_lean}}) {
+      set_forward_tiles(t);
+      const std::string name = p + "/" + std::to_string(t.bm) + "x" + std::to_string(t.bn) +
+                               (t.engine == TileEngine::wgmma_ws_lean ? "l" : "");
+      run_conformance({name + "-dsv3", complete_table(16), same(16, 448), same(16, 128)}, DType::bf16, false, 2048,
+                      seed + 100 + t.bm + t.bn, kFwdFused);
+      run_conformance({name + "-s64", complete_table(32), same(32, 64), same(32, 192)}, DType::bf16, false, 2048,
+                      seed + 200 + t.bm + t.bn, kFwdFused);
+      run_conformance({name + "-rows", complete_table(32), same(32, 128), same(32, 64)}, DType::bf16, false, 32 * 64,
+                      seed + 300 + t.bm + t.bn, kFwdFused);
+    }
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+    run_conformance({p + "/ffn-s128", complete_table(32), same(32, 128), same(32, 64)}, DType::bf16, false, 2048,
+                    seed + 91, kFfn);
+  });
+}
+
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
 // thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {

@@ -313,6 +313,14 @@ bool ws_term_stride();
 // buffer set at capture. nullptr (the default) turns it off; in other builds nothing is written.
 void set_ws_stamps(unsigned long long* stamps);
 bool ws_stamps_compiled();
+// The warp-specialised tiles issue their first item's first step straight from the item and its
+// terms, before the rest of the item's work, where that step is a whole step of x by TMA and not the
+// item's last (plain widths; wgs_gemm.cuh kPrimeFirst). Why (thirty-seventh session): the kernel's
+// stamps put the first copies ~1 µs of one warp's instructions after the first item had arrived,
+// and every consumer waits for that first stage. Off by default: NOT yet timed. Results are the
+// same either way. Process-wide; the bench's QALG_WS_PRIME=0|1.
+void set_ws_prime_first(bool on);
+bool ws_prime_first();
 // The warp-specialised tiles with the TMA stores end once their last stores have read the tile
 // from shared memory instead of once they are written (wgs_gemm.cuh kExitAfterRead; the grid still
 // completes only when every write has). Why (thirty-third session): the PM sampling of DeepSeek-V3's
