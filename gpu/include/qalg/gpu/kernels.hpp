@@ -317,8 +317,9 @@ bool ws_stamps_compiled();
 // terms, before the rest of the item's work, where that step is a whole step of x by TMA and not the
 // item's last (plain widths; wgs_gemm.cuh kPrimeFirst). Why (thirty-seventh session): the kernel's
 // stamps put the first copies ~1 µs of one warp's instructions after the first item had arrived,
-// and every consumer waits for that first stage. Off by default: NOT yet timed. Results are the
-// same either way. Process-wide; the bench's QALG_WS_PRIME=0|1.
+// and every consumer waits for that first stage. Off by default: written after the session's last
+// device call, NOT yet run on a GPU (results/gpu/history/session37/next_call.txt is the call for it).
+// Results are the same either way (GPU test WsPrimeFirst). Process-wide; the bench's QALG_WS_PRIME=0|1.
 void set_ws_prime_first(bool on);
 bool ws_prime_first();
 // The warp-specialised tiles with the TMA stores end once their last stores have read the tile
