@@ -199,10 +199,10 @@ enum CopyFlags : uint32_t {
   kExitAfterRead = 1024, kPrimeFirst = 2048
 };
 // kPrimeFirst (thirty-seventh session; set_ws_prime_first): the producer issues its first item's first
-// step straight from the item and its terms, before the general per-item work (the other terms'
-// steps counted, the next items' loads, the step loop's flags), where that step is a whole 64-row step
-// of x by TMA and not the item's last (plain, ungrouped widths; no resident slot, pairs or gated
-// form); the step loop then starts at the item's second step. Why: the kernel's %globaltimer stamps
+// term's whole 64-row steps (all but the item's last step) straight from the item and its terms,
+// before the general per-item work (the other terms' steps counted, the next items' loads, the step
+// loop's flags), where x comes by TMA (plain, ungrouped widths; no resident slot, pairs, packed terms
+// or gated form); the step loop then resumes that term after them. Why: the kernel's %globaltimer stamps
 // (bench suite stamps; results/gpu/history/session37/call4, H200) put the first copies 0.9-1.2 µs
 // after the first item had arrived (Qwen3-30B expert 0.74 -> 1.76 µs from the CTA's start, DeepSeek-V3
 // 1.31 -> 2.50), with no memory round trip on that path: one warp's ~500 dependent instructions
@@ -576,35 +576,36 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
     Term tw = t0 ? tw0 : lane_term(w);
     if (lane == 0) QALG_WS_STAMP(2, w.m_begin + w.term_count);
-    // kPrimeFirst (see above): the first item's first step, issued here; prime_skip tells the step
-    // loop to begin that item at its second step.
-    bool prime_skip = false;
+    // kPrimeFirst (see above): the first item's first term's whole steps (all but the item's last
+    // step), issued here; prime_kk tells the step loop where that item's first term resumes.
+    uint32_t prime_kk = 0;
     // (not PACK: its kernels run only on grouped widths, where nothing is primed; with the code they spilled)
     if constexpr (CL == 1 && NB == 1 && RES == 0 && !GP && !RP && !PACK) {
       if ((copy & kPrimeFirst) && rows_tma && !grouped && !no_load && first_item < end_item && w.term_count != 0 &&
           w.term_count <= 32) {
         const uint32_t len0 = __shfl_sync(0xffffffffu, tw.len, 0);
         const uint32_t len1 = __shfl_sync(0xffffffffu, tw.len, 1);  // (lane 1 holds Term{} past term_count)
-        if (len0 > kWgBK || (len0 == kWgBK && w.term_count > 1 && len1 != 0)) {  // whole, and not the last step
-          const uint32_t a0 = __shfl_sync(0xffffffffu, tw.a, 0);
-          const float coef0 = __shfl_sync(0xffffffffu, tw.coef, 0);
-          const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
-          const uint32_t s = next_stage(first_item, w, kFirst | (fence_every_step ? kFence : 0), coef0, 0);
+        const uint32_t a0 = __shfl_sync(0xffffffffu, tw.a, 0);
+        const float coef0 = __shfl_sync(0xffffffffu, tw.coef, 0);
+        const bool more = w.term_count > 1 && len1 != 0;  // a step after the first term's
+        const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
+        const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
+        const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
+#pragma unroll 1
+        for (; prime_kk + kWgBK <= len0 && (prime_kk + kWgBK < len0 || more); prime_kk += kWgBK) {
+          const uint32_t s = next_stage(first_item, w, (prime_kk == 0 ? kFirst : 0) | (fence_every_step ? kFence : 0),
+                                        coef0, prime_kk / kWgBK);
           unsigned char* sA = smem + s * kStage;
           if (lane == 0) {
             mbar_arrive_expect_tx(&full[s], nbw * 64 * kWgBK * 2 + kABytes);
-            const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
-            tma_load_3d(sA, &tmapA, int32_t(a0), int32_t(w.m_begin - tq * g.row_formula.c), int32_t(tq), &full[s]);
+            tma_load_3d(sA, &tmapA, int32_t(a0 + prime_kk), ri, ty, &full[s]);
           }
-          if (lane < nbw)
-            tma_w_block(sA + kABytes + lane * kWgChunk, &tmap64, &tmap8, int32_t(w.n_begin + lane * 64), a0, len0, K,
-                        &full[s]);
+          if (lane < nbw) tma_load_2d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64),
+                                      int32_t(a0 + prime_kk), &full[s]);
           finish_stage();
-          prime_skip = true;
         }
       }
     }
-#pragma unroll 1
     for (uint32_t item = first_item; item < end_item; item += stride) {
       const bool has_next = item + stride < end_item;
       const WorkItem wnn = item + 2 * stride < end_item ? g.items[item + 2 * stride] : WorkItem{};
@@ -751,14 +752,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         w = wn, wn = wnn, tw = tn;
         continue;
       }
-      bool first = !prime_skip, released = false;
+      bool first = prime_kk == 0, released = false;
 #pragma unroll 1
       for (uint32_t ti = 0; ti < w.term_count; ++ti) {
         const Term t = term(ti);
         const int32_t tg = grouped ? group(ti, t) : 0;  // (once per term)
         const bool res = ti == rterm;
 #pragma unroll 1
-        for (uint32_t kk = prime_skip && ti == 0 ? kWgBK : 0; kk < t.len; kk += kWgBK) {
+        for (uint32_t kk = ti == 0 ? prime_kk : 0; kk < t.len; kk += kWgBK) {
           // The last step reading the slot before it is refilled (next item, other key) releases it.
           const bool release = res && kk + kWgBK >= t.len && k_next != key;
           released |= release;
@@ -844,7 +845,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         }
       }
       if (released) key = ~uint64_t(0);  // a later item with the same key must refill the slot
-      prime_skip = false;  // (the first item only)
+      prime_kk = 0;  // (the first item only)
       w = wn, wn = wnn, tw = tn;
     }
     // Programmatic dependent launch (the gated FFN's down projection after its gate/up): once every

@@ -947,13 +947,15 @@ TEST(WsExitAfterRead, ResultsAsWithout) {
 }
 
 // set_ws_prime_first(true) and (false, the default): the warp-specialised producers issue their first
-// item's first step before the rest of the item's work (thirty-seventh session), where it is a whole
-// step of x by TMA and not the item's last. Every warp-specialised tile's switch cases (s = 128: two
-// whole steps per term, primed; the resident, grouped and paired tiles, never primed), and on the
-// plain and lean tiles: the DeepSeek-V3 expert's widths (s = 448, 2048 cyclic rows, one or two items
-// per CTA), s = 64 at q = 32 (the diagonal items' one 64-row term is their last step: not primed;
-// the others' first of two terms is), q = 32 rows that leave most CTAs without a second item, and the
-// gated FFN (its gate/up never primed, its down projection primed) — the reference's results both ways.
+// item's first term's whole steps (all but the item's last step) before the rest of the item's work
+// (thirty-seventh session), where x comes by TMA. Every warp-specialised tile's switch cases (s = 128:
+// two whole steps per term, both primed where a second term follows, the first only in a diagonal
+// item; the resident, grouped and paired tiles, never primed), and on the plain and lean tiles: the
+// DeepSeek-V3 expert's widths (s = 448: 7 steps, more than the lean tiles' 3 stages, 2048 cyclic
+// rows, one or two items per CTA), s = 64 at q = 32 (a diagonal item's one 64-row term is its last
+// step: nothing primed; the others' first term is), q = 32 rows that leave most CTAs without a second
+// item, and the gated FFN (its gate/up never primed, its down projection primed) — the reference's
+// results both ways.
 TEST(WsPrimeFirst, ResultsAsWithout) {
   both_ways(ws_prime_first, set_ws_prime_first, [](bool on) {
     const std::string p = on ? "prime-first" : "no-prime";

@@ -313,9 +313,9 @@ bool ws_term_stride();
 // buffer set at capture. nullptr (the default) turns it off; in other builds nothing is written.
 void set_ws_stamps(unsigned long long* stamps);
 bool ws_stamps_compiled();
-// The warp-specialised tiles issue their first item's first step straight from the item and its
-// terms, before the rest of the item's work, where that step is a whole step of x by TMA and not the
-// item's last (plain widths; wgs_gemm.cuh kPrimeFirst). Why (thirty-seventh session): the kernel's
+// The warp-specialised tiles issue their first item's first term's whole steps (all but the item's
+// last step) straight from the item and its terms, before the rest of the item's work, where x comes
+// by TMA (plain widths; wgs_gemm.cuh kPrimeFirst). Why (thirty-seventh session): the kernel's
 // stamps put the first copies ~1 µs of one warp's instructions after the first item had arrived,
 // and every consumer waits for that first stage. Off by default: written after the session's last
 // device call, NOT yet run on a GPU (results/gpu/history/session37/next_call.txt is the call for it).
