@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
   // (a positive multiple of 128); QALG_WS_TERM_STRIDE=0|1 (thirty-third): the first item's terms
   // read beside the item (set_ws_term_stride); QALG_WS_EXIT_AFTER_READ=0|1: the CTAs end once their
   // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_PRIME=0|1 (thirty-seventh):
-  // they issue their first item's first step before the rest of its work (set_ws_prime_first); QALG_WS_DESCENDING=0|1 (thirty-fifth):
+  // they issue their first item's first term's whole steps before the rest of its work (set_ws_prime_first);
+  // QALG_WS_DESCENDING=0|1 (thirty-fifth):
   // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
   // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists
   // alternating with the dense call (bench_cases.hpp; both on unless set to 0).

@@ -203,11 +203,11 @@ enum CopyFlags : uint32_t {
 // before the general per-item work (the other terms' steps counted, the next items' loads, the step
 // loop's flags), where x comes by TMA (plain, ungrouped widths; no resident slot, pairs, packed terms
 // or gated form); the step loop then resumes that term after them. Why: the kernel's %globaltimer stamps
-// (bench suite stamps; results/gpu/history/session37/call4, H200) put the first copies 0.9-1.2 µs
-// after the first item had arrived (Qwen3-30B expert 0.74 -> 1.76 µs from the CTA's start, DeepSeek-V3
-// 1.31 -> 2.50), with no memory round trip on that path: one warp's ~500 dependent instructions
-// (SASS: 0x850 -> 0x1900, then 0x6100 -> 0x7000 of ws128x64) between the item's arrival and its
-// first copy, while the first stage is what every consumer waits for.
+// (bench suite stamps; results/gpu/history/session37/call4, H200) put the first copies 1.0-1.5 µs
+// after the first item had arrived (alone: Qwen3-30B expert 0.74 -> 1.76 µs from the CTA's start,
+// DeepSeek-V3 1.31 -> 2.50), with no memory round trip on that path: one warp walking ~500
+// instructions of SASS (0x850 -> 0x1900, then 0x6100 -> 0x7000 of ws128x64) between the item's
+// arrival and its first copy, while the first stage is what every consumer waits for.
 // (kPrefetchMaps, thirty-seventh session: the producer's lane 0 prefetched every tensor map first
 // thing, before its first item's load. Timed on an H100 (results/gpu/history/session37/call3, the
 // residue suite, two rounds): DeepSeek-V3 ws128x128-types-desc after dense 30.6 µs against 29.8-30.2,
