@@ -268,8 +268,8 @@ enum CopyFlags : uint32_t {
 // QALG_WS_STAMPS (the measured build has none of this code); slots per CTA:
 //   0 entry (thread 0)            1 producer after griddepcontrol.wait   2 producer, first item loaded
 //   3 producer, first stage issued 4 consumer, first stage landed         5 consumer, kDone seen
-//   6 consumer, last stores done   7 producer, last stage issued          8 producer, first item's steps
-//   counted (its terms in hand)    9 producer, first stage free + header  10 thread 0, barriers made
+//   6 consumer, last stores done   7 producer, last stage issued          8 producer, first item's last step
+//   found (its terms in hand)      9 producer, first stage free + header  10 thread 0, barriers made
 //   11 producer warp's start (after __syncthreads)                        12 consumer start (thread 0)
 //   (13-15 unused)
 constexpr int kWsStampSlots = 16;
@@ -645,15 +645,27 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           }
         key = k;
       }
-      uint32_t steps = 0, last_ti = 0, last_kk = 0;
-      bool partial = false;  // a step the term leaves partly empty (x rows by cp.async unless grouped)
-      for (uint32_t ti = 0; ti < w.term_count; ++ti) {
-        const uint32_t len = term(ti).len;
-        if (len) steps += (len + kWgBK - 1) / kWgBK, last_ti = ti, last_kk = (len - 1) / kWgBK * kWgBK;
-        partial |= len % kWgBK != 0;
+      // The item's last step (term last_ti, row last_kk), whether it has any, and whether some step
+      // is partly empty (x rows by cp.async unless grouped): with at most 32 terms (one per lane in
+      // tw) from the warp's votes (work_list.hpp highest_lane), else term by term.
+      uint32_t last_ti = 0, last_kk = 0;
+      bool partial = false, empty = true;
+      if (w.term_count <= 32) {
+        const uint32_t nonzero = __ballot_sync(0xffffffffu, tw.len != 0);
+        partial = __ballot_sync(0xffffffffu, tw.len % kWgBK != 0) != 0;
+        empty = nonzero == 0;
+        last_ti = empty ? 0u : highest_lane(nonzero);
+        last_kk = last_step_row(__shfl_sync(0xffffffffu, tw.len, last_ti), kWgBK);
+      } else {
+#pragma unroll 1
+        for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+          const uint32_t len = term(ti).len;
+          if (len) empty = false, last_ti = ti, last_kk = last_step_row(len, kWgBK);
+          partial |= len % kWgBK != 0;
+        }
       }
 #ifdef QALG_WS_STAMPS
-      if (!stamped_steps && lane == 0) QALG_WS_STAMP(8, steps);
+      if (!stamped_steps && lane == 0) QALG_WS_STAMP(8, last_ti + last_kk + uint32_t(partial));
       stamped_steps = true;
 #endif
       // This lane's row offsets, only where some step gathers x rows by cp.async: with rows by TMA
@@ -666,7 +678,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           aoff[i] = r < w.m_count ? int64_t(list_row(g, w.m_begin + r)) * int64_t(g.lda) : -1;
         }
       }
-      if (steps == 0) {  // no terms: the consumers still store a zero tile
+      if (empty) {  // no terms: the consumers still store a zero tile
         next_stage(item, w, kFirst | kLast | kEmpty, 1.0f, GP || RP ? w.slot : 0u);  // (GP, RP: both boxes' zeros)
         if (lane == 0) mbar_arrive_expect_tx(&full[stage], 0);
         finish_stage();
@@ -915,11 +927,11 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
       store_stage = -1;
     }
   };
-#pragma unroll 1
 #ifdef QALG_WS_STAMPS
   bool stamped_first = false;
   if (threadIdx.x == 0) QALG_WS_STAMP(12);
 #endif
+#pragma unroll 1
   while (true) {
     mbar_wait(&full[stage], phase);
 #ifdef QALG_WS_STAMPS

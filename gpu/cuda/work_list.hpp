@@ -182,6 +182,21 @@ inline void group_items(const std::vector<WorkItem>& items, const std::vector<Te
 #define QALG_HOST_DEVICE
 #endif
 
+// An item's last step from one warp's votes, where lane l holds the item's term l (a zero-length
+// Term{} past its term count): `highest_lane` of the ballot of len != 0 is the last term with rows
+// (the ballot is 0 for an item with none), `last_step_row` of that term's length the first row of
+// its last `step`-row step. Why: the warp-specialised producer found both by walking the terms one
+// by one (four shuffles and a branch per term, unrolled into ~2.5 KB of SASS in ws128x64) on its
+// per-item path, between the item's arrival and its first copy.
+QALG_HOST_DEVICE inline uint32_t highest_lane(uint32_t mask) {  // mask != 0
+#ifdef __CUDA_ARCH__
+  return 31u - uint32_t(__clz(int(mask)));
+#else
+  return 31u - uint32_t(__builtin_clz(mask));
+#endif
+}
+QALG_HOST_DEVICE inline uint32_t last_step_row(uint32_t len, uint32_t step) { return len ? (len - 1) / step * step : 0u; }
+
 // n / d and n % d for a divisor fixed before the launch, by a multiply-high and a shift (the
 // round-up method, as CUTLASS's FastDivmod: exact for n, d < 2^31). Why: a division by a runtime
 // value compiles to ~20 instructions (I2F.U32.RP, MUFU.RCP, F2I and corrections), and Nsight

@@ -2,6 +2,7 @@
 // become one long reduction) and group_items (the type-group forward kernel's groups and distinct
 // blocks). Each must describe the same weighted sums as the list it came from.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <random>
 #include <tuple>
@@ -693,5 +694,47 @@ TEST(TermsInItemOrder, TheLawsOneAndTwoTermItemsGetSlotsOfTwo) {
   std::vector<WorkItem> none = {WorkItem{0, 64, 0, 64, 0, 0}};
   EXPECT_EQ(terms_in_item_order(none, one), 0u);
   EXPECT_EQ(one.size(), 1u);
+}
+
+using qalg::gpu::detail::highest_lane;
+using qalg::gpu::detail::last_step_row;
+
+// The warp-specialised producer finds an item's last step from one warp's votes (lane l holds term
+// l, zero-length past the item's count): it must name the term and row that walking the terms in
+// order names (the producer's walk until the thirty-eighth session), and tell an item with no rows
+// and one with a partly empty step alike. Steps of 64 rows (wg_gemm.cuh kWgBK).
+QALG_PROPERTY(LastStepFromVotes, NamesTheStepThatTheTermWalkNames) {
+  std::mt19937_64 rng(seed);
+  const uint32_t count = uint32_t(rng() % 33), step = 64;
+  std::array<uint32_t, 32> len{};
+  for (uint32_t l = 0; l < count; ++l) {
+    const uint32_t kind = uint32_t(rng() % 4);  // empty, whole steps, a partial tail, one short step
+    len[l] = kind == 0 ? 0 : kind == 1 ? step * uint32_t(1 + rng() % 5) : kind == 2 ? uint32_t(1 + rng() % 400) : uint32_t(1 + rng() % step);
+  }
+  uint32_t steps = 0, last_ti = 0, last_kk = 0;
+  bool partial = false;
+  for (uint32_t ti = 0; ti < count; ++ti) {
+    if (len[ti]) steps += (len[ti] + step - 1) / step, last_ti = ti, last_kk = (len[ti] - 1) / step * step;
+    partial |= len[ti] % step != 0;
+  }
+  uint32_t nonzero = 0, partly_empty = 0;  // the two ballots
+  for (uint32_t l = 0; l < 32; ++l) nonzero |= uint32_t(len[l] != 0) << l, partly_empty |= uint32_t(len[l] % step != 0) << l;
+  PROP_ASSERT_EQ(nonzero == 0, steps == 0);
+  PROP_ASSERT_EQ(partly_empty != 0, partial);
+  if (nonzero != 0) {
+    PROP_ASSERT_EQ(highest_lane(nonzero), last_ti);
+    PROP_ASSERT_EQ(last_step_row(len[highest_lane(nonzero)], step), last_kk);
+  }
+}
+
+TEST(LastStepFromVotes, EndsOfTheWarpAndOfASteps) {
+  EXPECT_EQ(highest_lane(1u), 0u);
+  EXPECT_EQ(highest_lane(0x80000000u), 31u);
+  EXPECT_EQ(highest_lane(0x00010110u), 16u);
+  EXPECT_EQ(last_step_row(1, 64), 0u);
+  EXPECT_EQ(last_step_row(64, 64), 0u);  // one whole step
+  EXPECT_EQ(last_step_row(65, 64), 64u);
+  EXPECT_EQ(last_step_row(128, 64), 64u);
+  EXPECT_EQ(last_step_row(0, 64), 0u);
 }
 }  // namespace
