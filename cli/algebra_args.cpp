@@ -1,6 +1,10 @@
 // Shared algebra options: resolve GRAPH / --table-file, --tensor and --power into one table.
 #include "algebra_args.hpp"
 
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
 #include <fmt/core.h>
 
 #include "qalg/algebra/errors.hpp"
@@ -17,7 +21,7 @@ void AlgebraArgs::add_to(CLI::App& app) {
   app.add_option("--table-file", table_file, "structure table (qalg-table JSON) instead of GRAPH");
   app.add_option("--field", field, "coefficient field: Q (default) or GF(p)");
   app.add_option("--power", power, "k-th tensor power of the algebra (default 1)");
-  app.add_option("--tensor", tensor, "tensor with a second algebra (GRAPH or table .json)");
+  app.add_option("--tensor", tensor, "tensor with a second algebra (GRAPH or a table file)");
 }
 
 static StructureTensor load_one(const std::string& spec, const Field& field, bool is_table) {
@@ -31,6 +35,19 @@ static StructureTensor load_one(const std::string& spec, const Field& field, boo
   return graph_algebra(read_quiver(spec), field);
 }
 
+// A --tensor operand is a table file when its text is JSON (the first character that is not white
+// space is '{'): by content, not by a ".json" suffix, so that a table named "c2.tbl" or "C2.JSON"
+// is not read as an edge list of vertices named '{' and '"format":'.
+static bool is_table_text(const std::string& spec) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(spec, ec)) return false;
+  std::ifstream in(spec, std::ios::binary);
+  char c = 0;
+  while (in.get(c))
+    if (!std::isspace(static_cast<unsigned char>(c))) return c == '{';
+  return false;
+}
+
 StructureTensor AlgebraArgs::build() const {
   if (graph.empty() == table_file.empty())
     throw InputError("give exactly one of GRAPH and --table-file");
@@ -39,13 +56,13 @@ StructureTensor AlgebraArgs::build() const {
   StructureTensor a = table_file.empty() ? load_one(graph, f, false) : load_one(table_file, f, true);
   if (power > 1) a = tensor_power(a, power);
   if (!tensor.empty()) {
-    bool is_table = tensor.size() > 5 && tensor.substr(tensor.size() - 5) == ".json";
-    StructureTensor b = load_one(tensor, a.field(), is_table);
+    StructureTensor b = load_one(tensor, a.field(), is_table_text(tensor));
     if (!(b.field() == a.field()))
       throw InputError(fmt::format("--tensor {}: field {} differs from {}", tensor, b.field().name(),
                                    a.field().name()));
     a = tensor_product(a, b);
   }
+  built_field_ = a.field().name();
   return a;
 }
 
@@ -53,7 +70,7 @@ std::string AlgebraArgs::describe() const {
   std::string s = table_file.empty() ? graph : table_file;
   if (power > 1) s += fmt::format(" ⊗{}", power);
   if (!tensor.empty()) s += " ⊗ " + tensor;
-  return s + " over " + field;
+  return s + " over " + (built_field_.empty() ? field : built_field_);
 }
 
 }  // namespace qalg::cli

@@ -16,14 +16,18 @@ struct AlgebraArgs {
   std::string table_file;   // --table-file
   std::string field = "Q";  // --field
   unsigned power = 1;       // --power
-  std::string tensor;       // --tensor GRAPH2 (or a table file when it ends in .json)
+  std::string tensor;       // --tensor GRAPH2 (or a table file: its text is JSON)
 
   // Registers the options on `app` (GRAPH positional, optional when --table-file is given).
   void add_to(CLI::App& app);
   // Builds the table; throws InputError on any bad argument.
   StructureTensor build() const;
-  // A short description for report headers, e.g. "complete:2 ⊗2 over Q".
+  // A short description for report headers, e.g. "complete:2 ⊗2 over Q": the field of the table
+  // build() made (a table file's own, GF(p) included), else --field.
   std::string describe() const;
+
+ private:
+  mutable std::string built_field_;  // set by build()
 };
 
 }  // namespace qalg::cli

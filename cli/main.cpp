@@ -1,5 +1,6 @@
 // qalg: entry point. Builds the CLI from the registered subcommands and maps errors to exit
-// codes: InputError (and CLI11 parse errors) -> 2, a failed check -> 1 (returned by commands).
+// codes: InputError (and CLI11 parse errors) -> 2, a failed check -> 1 (returned by commands), any
+// other exception -> 3 (an internal error, reported instead of std::terminate's abort).
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -67,6 +68,9 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "qalg: error: out of memory\n";
     return 2;
+  } catch (const std::exception& e) {  // not the input's fault: a limit or a bug, said, not std::terminate
+    std::cerr << "qalg: internal error: " << e.what() << "\n";
+    return 3;
   }
   return 2;
 }

@@ -1,5 +1,6 @@
 // The centre of a table and the primitive idempotents of the centre of a semisimple algebra
 // (SPEC §2: t(A) = number of primitive idempotents of Z(A/rad A)).
+#include <algorithm>
 #include <random>
 
 #include <flint/fmpz_poly_factor.h>
@@ -84,8 +85,13 @@ FieldMatrix evaluate(const StructureTensor& t, const QPoly& g, const FieldMatrix
 std::vector<FieldMatrix> split_over_rationals(const StructureTensor& b, const FieldMatrix& z,
                                               const FieldMatrix& one, ulong seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<slong> coef(-1000, 1000);
-  for (int attempt = 0; attempt < 40; ++attempt) {
+  // x generates Z = Q^n (n = z.rows()) iff its n coordinates are distinct, so coefficients from a
+  // range of R values fail with probability about n^2 / (2R): the range grows with n^2 and doubles
+  // with every attempt. (A fixed ±1000 failed all 40 tries for n of about 150 or more.)
+  const slong n = z.rows();
+  slong bound = std::max<slong>(1000, 4 * n * n);
+  for (int attempt = 0; attempt < 40; ++attempt, bound = std::min<slong>(bound * 2, slong(1) << 40)) {
+    std::uniform_int_distribution<slong> coef(-bound, bound);
     FieldMatrix x(b.field(), 1, z.cols());
     for (slong i = 0; i < z.rows(); ++i) x = add(x, scaled(row_of(z, i), Rational(coef(rng))));
     std::vector<Rational> m = minimal_polynomial(b, x, one);

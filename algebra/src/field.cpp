@@ -38,6 +38,10 @@ bool Rational::parse(const std::string& text, Rational& out) {
 }
 
 Field Field::prime(ulong p) {
+  // Residues meet FLINT's signed slong in places (e.g. a unit's coefficients become Rationals), where
+  // one of 2^63 or more turns negative: GF(9223372036854775837)'s unit came out wrong. So p < 2^63.
+  if (p >= (ulong(1) << 63))
+    throw InputError(fmt::format("field GF({}): qalg works over GF(p) for primes p below 2^63 = 9223372036854775808", p));
   if (p < 2 || !n_is_prime(p))
     throw InputError(fmt::format("field GF({}): {} is not a prime", p, p));
   return Field(Kind::Prime, p);
@@ -56,9 +60,10 @@ Field Field::parse(const std::string& text) {
     digits = text.substr(1);
   else
     digits = text;
-  if (digits.empty() || digits.size() > 19 ||
-      digits.find_first_not_of("0123456789") != std::string::npos)
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
     throw InputError(fmt::format("unknown field '{}': expected Q or GF(p) with p prime", text));
+  if (digits.size() > 19)  // (every 19-digit number is below 2^64; Field::prime then says what is allowed)
+    throw InputError(fmt::format("field {}: qalg works over GF(p) for primes p below 2^63 = 9223372036854775808", text));
   return prime(std::stoull(digits));
 }
 

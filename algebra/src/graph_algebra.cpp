@@ -31,7 +31,8 @@ StructureTensor graph_algebra(const Quiver& quiver, const Field& field) {
     std::unordered_set<std::string> seen;
     seen.reserve(dim);
     for (const auto& n : names)
-      if (!seen.insert(n).second) throw InputError(fmt::format("basis name '{}' occurs twice", n));
+      if (!seen.insert(n).second)
+        throw InputError(fmt::format("basis name '{}' occurs twice (vertex v is named e_v: rename the arrow or the vertex)", n));
   }
 
   StructureTensor t(field, std::move(names));

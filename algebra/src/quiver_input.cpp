@@ -12,23 +12,12 @@
 #include <fmt/core.h>
 
 #include "qalg/algebra/errors.hpp"
+#include "qalg/algebra/file_io.hpp"
 #include "quiver_builder.hpp"
 
 namespace qalg {
 
 namespace {
-
-std::string read_text_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(fmt::format("{}: is a directory, expected a quiver file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open quiver file (no such file or unreadable)", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
-  return ss.str();
-}
 
 bool looks_like_dot(const std::string& text) {
   std::istringstream in(text);
@@ -55,6 +44,7 @@ Quiver parse_edge_list(const std::string& text, const std::string& origin) {
   std::istringstream in(text);
   std::string line;
   size_t line_no = 0;
+  bool any_line = false;
   while (std::getline(in, line)) {
     ++line_no;
     // A comment starts at a '#' that begins a word: inside a name it is part of the name, so
@@ -68,6 +58,13 @@ Quiver parse_edge_list(const std::string& text, const std::string& origin) {
     std::vector<std::string> tok;
     for (std::string w; words >> w;) tok.push_back(w);
     if (tok.empty()) continue;
+    // JSON (a table file, a plan, a certificate) would otherwise read as vertices named '{' and
+    // '"format":', a nonsense quiver with exit 0. No edge list's first word starts so.
+    if (!any_line && (tok[0][0] == '{' || tok[0][0] == '['))
+      throw InputError(fmt::format("{}:{}: this looks like JSON, not an edge list or DOT quiver (a qalg table file "
+                                   "goes to --table-file)",
+                                   origin, line_no));
+    any_line = true;
     if (tok.size() > 3)
       throw InputError(fmt::format("{}:{}: expected 'source target [name]' or a lone vertex, got {} tokens",
                                    origin, line_no, tok.size()));
@@ -135,8 +132,8 @@ Quiver parse_dot(const std::string& text, const std::string& origin) {
   return q;
 }
 
-Quiver read_dot_file(const std::string& path) { return parse_dot(read_text_file(path), path); }
-Quiver read_edge_list_file(const std::string& path) { return parse_edge_list(read_text_file(path), path); }
+Quiver read_dot_file(const std::string& path) { return parse_dot(read_input_file(path, "quiver file"), path); }
+Quiver read_edge_list_file(const std::string& path) { return parse_edge_list(read_input_file(path, "quiver file"), path); }
 
 Quiver read_quiver(const std::string& spec) {
   if (spec.empty()) throw InputError("empty GRAPH argument");
@@ -144,7 +141,7 @@ Quiver read_quiver(const std::string& spec) {
   bool exists = std::filesystem::exists(spec, ec);
   auto colon = spec.find(':');
   if (!exists && colon != std::string::npos && colon > 0) return quiver_family(spec);
-  std::string text = read_text_file(spec);
+  std::string text = read_input_file(spec, "quiver file");
   if (has_suffix(spec, ".dot") || has_suffix(spec, ".gv") || looks_like_dot(text)) return parse_dot(text, spec);
   return parse_edge_list(text, spec);
 }

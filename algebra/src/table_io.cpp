@@ -3,6 +3,8 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +71,9 @@ StructureTensor table_from_json(const nlohmann::json& j, const std::string& orig
   Field field = Field::parse(j["field"].get<std::string>());
   if (!j.contains("dim")) throw InputError(fmt::format("{}: missing \"dim\"", origin));
   uint64_t dim = get_index(j["dim"], origin + ": \"dim\"");
+  // (An algebra of dimension 0 has no table a rank algorithm or certificate could be read back
+  // against: the algorithm reader, too, wants a positive dim.)
+  if (dim == 0) throw InputError(fmt::format("{}: \"dim\" must be at least 1", origin));
   if (!j.contains("basis") || !j["basis"].is_array() || j["basis"].size() != dim)
     throw InputError(fmt::format("{}: \"basis\" must be an array of {} names", origin, dim));
   std::vector<std::string> names;
@@ -83,6 +88,9 @@ StructureTensor table_from_json(const nlohmann::json& j, const std::string& orig
   require_fits(checked_mul(j["entries"].size(), sizeof(TensorEntry) + 16, "table entries"), origin);
   StructureTensor t(field, std::move(names));
   size_t n = 0;
+  // Each c_ij^k at most once: add() sums repeats, so [0,0,0,"1"] twice would read as 2.
+  std::vector<std::array<uint32_t, 3>> keys;
+  keys.reserve(j["entries"].size());
   for (const auto& e : j["entries"]) {
     std::string where = fmt::format("{}: entries[{}]", origin, n++);
     if (!e.is_array() || e.size() != 4) throw InputError(where + ": expected [i, j, k, c]");
@@ -90,12 +98,17 @@ StructureTensor table_from_json(const nlohmann::json& j, const std::string& orig
     if (a >= dim || b >= dim || c >= dim)
       throw InputError(fmt::format("{}: index out of range for dim {}", where, dim));
     Rational v = get_coefficient(e[3], where);
+    keys.push_back({uint32_t(a), uint32_t(b), uint32_t(c)});
     try {
       t.add(uint32_t(a), uint32_t(b), uint32_t(c), v);
     } catch (const InputError& err) {
       throw InputError(where + ": " + err.what());
     }
   }
+  std::sort(keys.begin(), keys.end());
+  if (auto twice = std::adjacent_find(keys.begin(), keys.end()); twice != keys.end())
+    throw InputError(fmt::format("{}: entries give c_{{{},{}}}^{} more than once (each [i, j, k, c] at most once)", origin,
+                                 (*twice)[0], (*twice)[1], (*twice)[2]));
   t.finalize();
   if (j.contains("slots")) {
     const auto& s = j["slots"];
@@ -126,35 +139,7 @@ StructureTensor table_from_json(const nlohmann::json& j, const std::string& orig
 }
 
 StructureTensor read_table_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open table file", path));
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
-  }
-  return table_from_json(j, path);
-}
-
-void write_text_atomically(const std::string& text, const std::string& path) {
-  std::string tmp = path + ".tmp-qalg";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(fmt::format("{}: cannot write (directory missing or not writable)", path));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw InputError(fmt::format("{}: write failed", path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw InputError(fmt::format("{}: cannot write: {}", path, ec.message()));
-  }
+  return table_from_json(read_json_input(path, "table file"), path);
 }
 
 void write_table_file(const StructureTensor& t, const std::string& path) {

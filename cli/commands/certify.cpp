@@ -10,6 +10,7 @@
 #include "algebra_args.hpp"
 #include "command_registry.hpp"
 #include "qalg/algebra/errors.hpp"
+#include "qalg/algebra/file_io.hpp"
 #include "qalg/algebra/table_io.hpp"
 #include "qalg/rank/rank_report.hpp"
 #include "qalg/verify/certificate.hpp"
@@ -30,22 +31,10 @@ struct CertifyOptions {
   bool json = false;
 };
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open certificate");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON ({})", path, e.what()));
-  }
-}
-
 int run_verify(const CertifyOptions& o) {
   if (!o.algebra.graph.empty() || !o.algebra.table_file.empty() || !o.out.empty() || !o.coq.empty())
     throw InputError("--verify takes only the certificate file (no GRAPH, --table-file, --out or --coq)");
-  const nlohmann::json cert = read_json_file(o.verify);
+  const nlohmann::json cert = read_json_input(o.verify, "certificate");
   const verify::CertificateVerdict v = verify::verify_certificate(cert, o.verify);
   // A valid certificate may record that the table fails a check (with its witness).
   std::string recorded_failures;
@@ -72,7 +61,7 @@ int run_certify(const CertifyOptions& o) {
 #ifndef QALG_HAVE_COQ
   if (!o.coq.empty()) throw InputError("--coq: this build has no proofs module");
 #else
-  if (!o.coq.empty()) require_coq_file_name(o.coq);
+  if (!o.coq.empty()) require_coq_file_name(o.coq, "--coq");
 #endif
   const StructureTensor t = o.algebra.build();
   const verify::Certificate cert = verify::make_certificate(t, o.algebra.describe());
@@ -86,13 +75,12 @@ int run_certify(const CertifyOptions& o) {
     coq = coq_certificate(t, best.algorithm, o.algebra.describe());
   }
 #endif
-  write_text_atomically(cert.json.dump(2) + "\n", o.out);
+  // Both files or neither: a --coq path that cannot be written leaves no certificate behind.
+  std::vector<std::pair<std::string, std::string>> files{{cert.json.dump(2) + "\n", o.out}};
 #ifdef QALG_HAVE_COQ
-  if (coq) {
-    write_coq_certificate(*coq, o.coq);
-    coq_written = true;
-  }
+  if (coq) files.emplace_back(coq->text, o.coq), coq_written = true;
 #endif
+  write_texts_atomically(files);
   if (o.json) {
     std::cout << nlohmann::json{{"certificate", o.out}, {"all_checks_hold", cert.all_checks_hold},
                                 {"failed", cert.failed}, {"table_hash", cert.json["table_hash"]}}

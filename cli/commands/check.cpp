@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_registry.hpp"
+#include "count_option.hpp"
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/table_io.hpp"
 #include "qalg/verify/catalogue.hpp"
@@ -155,8 +156,8 @@ const RegisterCommand kRegisterCheck{Command{
       auto o = std::make_shared<CheckOptions>();
       sub.add_option("PROPERTY", o->names, "properties to run (default: all; --list shows them)");
       sub.add_option("--cases", o->cases, "successful cases per property (default 100)");
-      o->seed_option = sub.add_option("--seed", o->seed, "RapidCheck seed; the same seed gives the same cases (default: random, printed)");
-      sub.add_option("--max-size", o->max_size, "largest quiver (vertices) the generators produce (default 6)");
+      o->seed_option = sub.add_option("--seed", o->seed, "RapidCheck seed; the same seed gives the same cases (default: random, printed)")->check(kCount);
+      sub.add_option("--max-size", o->max_size, "largest quiver (vertices) the generators produce (default 6)")->check(kCount);
       sub.add_option("--counterexample-dir", o->counterexample_dir, "where failing cases are written (default .)");
       sub.add_flag("--json", o->json, "machine-readable output");
       sub.add_flag("--list", o->list, "list the properties and exit");

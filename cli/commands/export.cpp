@@ -22,7 +22,9 @@ struct ExportOptions {
   std::string widths, output_widths, dtype = "bf16", out;
 };
 
-// Exit 1 when a certificate check refuses the table, 2 for bad input (thrown to main).
+// Exit 2 when a certificate check refuses the table (a non-associative table, one without a unit,
+// ...: not an algebra a kernel may be exported for, so bad input like any other) or for other bad
+// input (thrown to main).
 int run_kernel_export(const ExportOptions& o) {
   if (!o.gap.empty() || !o.pari.empty()) throw InputError("export: --out DIR (kernel package) cannot be combined with --gap/--pari");
   if (o.widths.empty()) throw InputError("export --out: give --widths (input group widths)");
@@ -39,8 +41,8 @@ int run_kernel_export(const ExportOptions& o) {
                e.dir, k.algebra, e.plan.q, e.plan.K(), e.plan.N(), e.files.size());
     return 0;
   } catch (const exporter::ExportRefused& e) {
-    fmt::print(stderr, "qalg: {}\n", e.what());
-    return 1;
+    fmt::print(stderr, "qalg: error: {}\n", e.what());
+    return 2;
   }
 }
 
@@ -54,14 +56,13 @@ int run_export(const ExportOptions& o) {
   // Build every script before writing any, so a refused export leaves no file behind.
   std::string gap = o.gap.empty() ? "" : gap_script(t, title);
   std::string pari = o.pari.empty() ? "" : pari_script(t, title);
-  if (!o.gap.empty()) {
-    write_text_atomically(gap, o.gap);
-    fmt::print("wrote {}: GAP script binding A ({}, dim {})\n", o.gap, title, t.dim());
-  }
-  if (!o.pari.empty()) {
-    write_text_atomically(pari, o.pari);
-    fmt::print("wrote {}: PARI/GP algtableinit input ({}, dim {})\n", o.pari, title, t.dim());
-  }
+  // Both files or neither (and not both to one path): write_texts_atomically.
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!o.gap.empty()) files.emplace_back(gap, o.gap);
+  if (!o.pari.empty()) files.emplace_back(pari, o.pari);
+  write_texts_atomically(files);
+  if (!o.gap.empty()) fmt::print("wrote {}: GAP script binding A ({}, dim {})\n", o.gap, title, t.dim());
+  if (!o.pari.empty()) fmt::print("wrote {}: PARI/GP algtableinit input ({}, dim {})\n", o.pari, title, t.dim());
   return 0;
 }
 

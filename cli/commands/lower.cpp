@@ -11,6 +11,8 @@
 
 #include "algebra_args.hpp"
 #include "command_registry.hpp"
+#include "qalg/algebra/associativity.hpp"
+#include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/table_io.hpp"
 #include "qalg/gpu/fraction.hpp"
 #include "qalg/gpu/lowering.hpp"
@@ -61,7 +63,17 @@ std::string join(const std::vector<uint32_t>& v) {
 }
 
 int run_lower(const LowerOptions& o) {
-  gpu::TableData table = to_table_data(o.algebra.build());
+  const StructureTensor algebra = o.algebra.build();
+  // A kernel plan is for an algebra: a non-associative table is refused (as `export` refuses it),
+  // with the triple that shows it, before anything is written.
+  if (const AssociativityResult a = check_associativity(algebra); !a.associative) {
+    const AssociativityWitness& w = *a.witness;
+    const auto& b = algebra.basis_names();
+    throw InputError(fmt::format("the table is not associative: ({0}·{1})·{2} and {0}·({1}·{2}) differ on {3} ({4} against "
+                                 "{5}); lower takes the table of an associative algebra",
+                                 b[w.i], b[w.j], b[w.l], b[w.coordinate], w.left.str(), w.right.str()));
+  }
+  gpu::TableData table = to_table_data(algebra);
   gpu::check_slot_compatible(table);  // names the failing condition before widths are read
   const uint32_t q = *table.slot_grid;
   std::vector<uint32_t> s = gpu::parse_widths(o.widths, q, "--widths");

@@ -14,6 +14,7 @@
 
 #include "algebra_args.hpp"
 #include "command_registry.hpp"
+#include "count_option.hpp"
 #include "qalg/algebra/errors.hpp"
 #include "qalg/rank/algorithm_io.hpp"
 #include "qalg/rank/search/certify.hpp"
@@ -204,21 +205,21 @@ const RegisterCommand kRegisterSearch{Command{
       sub.get_option("--field")->description(
           "search arithmetic: Z3 (integers in {-1,0,1}, default; Q accepted), F2 or F3; the table "
           "is built over Q and results are lifted to Q");
-      sub.add_option("--target", o->target, "stop at this length (default: the lower bound)");
+      sub.add_option("--target", o->target, "stop at this length (default: the lower bound)")->check(kCount);
       sub.add_option("--time", o->time_s, "time budget in seconds (default 30)");
       CLI::Option* threads = sub.add_option("--threads", o->threads,
                                              "worker threads (default: all cores; under mpirun, the cores "
                                              "divided among the ranks on each machine)");
-      sub.add_option("--seed", o->seed, "seed of the walks (results do not depend on --threads)");
+      sub.add_option("--seed", o->seed, "seed of the walks (results do not depend on --threads)")->check(kCount);
       sub.add_option("--out", o->out, "directory for the algorithm file (default .)");
-      sub.add_option("--batches", o->batches, "budget in batches of walks instead of time");
-      sub.add_option("--walk-flips", o->tuning.walk.max_flips, "flips per walk (default 200000)");
+      sub.add_option("--batches", o->batches, "budget in batches of walks instead of time")->check(kCount);
+      sub.add_option("--walk-flips", o->tuning.walk.max_flips, "flips per walk (default 200000)")->check(kCount);
       sub.add_option("--plateau", o->tuning.walk.plateau,
-                     "flips without progress before a plus transition (default 5000)");
+                     "flips without progress before a plus transition (default 5000)")->check(kCount);
       sub.add_option("--max-excess", o->tuning.walk.max_excess,
-                     "plus transitions may exceed the level by this much (0 disables; default 1)");
-      sub.add_option("--pool", o->tuning.pool_size, "schemes kept per length (default 32)");
-      sub.add_option("--batch", o->tuning.batch, "walks per batch (default 32)");
+                     "plus transitions may exceed the level by this much (0 disables; default 1)")->check(kCount);
+      sub.add_option("--pool", o->tuning.pool_size, "schemes kept per length (default 32)")->check(kCount);
+      sub.add_option("--batch", o->tuning.batch, "walks per batch (default 32)")->check(kCount);
       sub.add_option("--rounds", o->rounds,
                      "under mpirun: rounds of walks, the ranks' best schemes exchanged after each "
                      "(default one per 5 s of --time; --batches counts per rank and round); "

@@ -2,12 +2,15 @@
 // sweep's laws (sweep/quiver_laws.hpp); `mpirun -np N qalg sweep ...` splits the work by stream
 // index mod N and merges on rank 0. Exit 0 all hold, 1 a law failed, 2 bad input.
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <filesystem>
 #include <iostream>
 
 #include <fmt/core.h>
 
 #include "command_registry.hpp"
+#include "count_option.hpp"
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/table_io.hpp"
 #include "qalg/sweep/communicator.hpp"
@@ -18,31 +21,32 @@ namespace qalg::cli {
 namespace {
 
 struct SweepOptions {
-  unsigned vertices = 0;
-  int max_arrows = -1;
+  std::optional<unsigned> vertices;
+  std::optional<unsigned> max_arrows;  // (unsigned: CLI11 refuses a negative count)
   bool loops = false, list = false;
   std::vector<std::string> laws;
   std::string checkpoint, json_file, counterexample_dir;
   double checkpoint_seconds = 5;
-  long long stop_after = -1;
+  std::optional<uint64_t> stop_after;
   size_t kept = 10;
   unsigned chunks = 0;
 };
 
 sweep::SweepConfig make_config(const SweepOptions& o) {
-  if (o.vertices == 0) throw InputError("--vertices N is required (1-10)");
-  if (o.vertices < 1 || o.vertices > 10) throw InputError(fmt::format("--vertices {}: must be between 1 and 10", o.vertices));
-  if (o.checkpoint_seconds <= 0) throw InputError("--checkpoint-seconds must be positive");
+  if (!o.vertices) throw InputError("--vertices N is required (1-10)");
+  if (*o.vertices < 1 || *o.vertices > 10) throw InputError(fmt::format("--vertices {}: must be between 1 and 10", *o.vertices));
+  if (!(o.checkpoint_seconds > 0) || !std::isfinite(o.checkpoint_seconds))  // (NaN compares false)
+    throw InputError("--checkpoint-seconds must be a positive number of seconds");
   if (!o.counterexample_dir.empty() && !std::filesystem::is_directory(o.counterexample_dir))
     throw InputError("--counterexample-dir " + o.counterexample_dir + ": not a directory");
   sweep::SweepConfig c;
-  c.range.vertices = o.vertices;
+  c.range.vertices = *o.vertices;
   c.range.loops = o.loops;
-  if (o.max_arrows >= 0) c.range.max_arrows = unsigned(o.max_arrows);
+  c.range.max_arrows = o.max_arrows;
   c.laws = sweep::select_laws(o.laws);
   c.checkpoint = o.checkpoint;
   c.checkpoint_seconds = o.checkpoint_seconds;
-  if (o.stop_after >= 0) c.stop_after = uint64_t(o.stop_after);
+  c.stop_after = o.stop_after;
   c.kept_counterexamples = o.kept;
   c.chunks = o.chunks;
   c.progress = &std::cerr;
@@ -112,9 +116,9 @@ const RegisterCommand kRegisterSweep{Command{
       sub.add_option("--property", o->laws, "laws to check, comma-separated (default all; --list shows them)")->delimiter(',');
       sub.add_option("--checkpoint", o->checkpoint, "per-rank checkpoint files FILE.rank<r>of<N>; a rerun resumes from them");
       sub.add_option("--checkpoint-seconds", o->checkpoint_seconds, "seconds between checkpoint writes (default 5)");
-      sub.add_option("--stop-after", o->stop_after, "each rank stops after checking this many quivers (then resume)");
+      sub.add_option("--stop-after", o->stop_after, "each rank stops after checking this many quivers (then resume)")->check(kCount);
       sub.add_option("--chunks", o->chunks, "split nauty's generation into this many res/mod chunks, dealt to ranks (for n >= 7)");
-      sub.add_option("--keep", o->kept, "counterexamples kept per law, lowest indices first (default 10)");
+      sub.add_option("--keep", o->kept, "counterexamples kept per law, lowest indices first (default 10)")->check(kCount);
       sub.add_option("--json", o->json_file, "write the merged result as JSON to this file");
       sub.add_option("--counterexample-dir", o->counterexample_dir, "write failing quivers here as edge lists");
       sub.add_flag("--list", o->list, "list the laws and exit");

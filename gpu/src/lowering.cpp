@@ -118,13 +118,14 @@ std::vector<uint32_t> parse_widths(const std::string& text, uint32_t q, const st
   auto bad = [&](const std::string& why) {
     return std::invalid_argument(what + " '" + text + "': " + why);
   };
-  auto number = [&](std::string_view s) {
+  // `role`: "width" or "repeat count" (the n of WxN), named in the errors.
+  auto number = [&](std::string_view s, const std::string& role) {
     uint64_t v = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
       throw bad("'" + std::string(s) + "' is not a positive integer");
-    if (v == 0) throw bad("width 0");
-    if (v > UINT32_MAX) throw bad("width " + std::string(s) + " is too large");
+    if (v == 0) throw bad(role + " 0");
+    if (v > UINT32_MAX) throw bad(role + " " + std::string(s) + " is too large");
     return v;
   };
   std::vector<uint32_t> widths;
@@ -134,8 +135,8 @@ std::vector<uint32_t> parse_widths(const std::string& text, uint32_t q, const st
     size_t comma = rest.find(',');
     std::string_view item = rest.substr(0, comma);
     size_t x = item.find('x');
-    uint64_t w = number(item.substr(0, x));
-    uint64_t times = x == std::string_view::npos ? 1 : number(item.substr(x + 1));
+    uint64_t w = number(item.substr(0, x), "width");
+    uint64_t times = x == std::string_view::npos ? 1 : number(item.substr(x + 1), "repeat count");
     if (widths.size() + times > q && !(comma == std::string_view::npos && widths.empty() && times == 1))
       throw bad("more than q = " + std::to_string(q) + " widths");
     widths.insert(widths.end(), times, uint32_t(w));

@@ -46,10 +46,14 @@ void require_integers(const SparseVector& v, const std::string& what) {
                                    "certificates are written over Z", what, c.str(), i));
 }
 
-// Comments must not close early: "*)" inside a basis name would end the comment.
+// Comments must not close early: "*)" inside a basis name would end the comment, "(*" open a nested
+// one, and a double quote a string literal (Coq lexes strings inside comments, so a lone quote in a
+// name left the comment unterminated: `Lexer: Unterminated string`). Quotes become apostrophes.
 std::string comment_safe(std::string s) {
   for (size_t p; (p = s.find("*)")) != std::string::npos;) s.replace(p, 2, "* )");
   for (size_t p; (p = s.find("(*")) != std::string::npos;) s.replace(p, 2, "( *");
+  for (char& c : s)
+    if (c == '"') c = '\'';
   return s;
 }
 
@@ -59,12 +63,12 @@ const char* kByComputation = "vm_cast_no_check (eq_refl true)";
 
 }  // namespace
 
-void require_coq_file_name(const std::string& path) {
+void require_coq_file_name(const std::string& path, const std::string& option) {
   std::string base = path.substr(path.find_last_of('/') + 1);
   static const std::regex ident("[A-Za-z_][A-Za-z0-9_']*\\.v");
   if (!std::regex_match(base, ident))
-    throw InputError(fmt::format("--out {}: the file name must be NAME.v with NAME a Coq identifier "
-                                 "(letters, digits, _ and ', not starting with a digit)", path));
+    throw InputError(fmt::format("{} {}: the file name must be NAME.v with NAME a Coq identifier "
+                                 "(letters, digits, _ and ', not starting with a digit)", option, path));
 }
 
 CoqCertificate coq_certificate(const StructureTensor& t, const BilinearAlgorithm& alg,

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "qalg/algebra/errors.hpp"
+#include "qalg/algebra/file_io.hpp"
 
 namespace qalg {
 namespace {
@@ -114,15 +115,7 @@ BilinearAlgorithm algorithm_from_json(const json& j, const std::string& origin) 
 }
 
 BilinearAlgorithm read_algorithm_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open algorithm file", path));
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON ({})", path, e.what()));
-  }
-  return algorithm_from_json(j, path);
+  return algorithm_from_json(read_json_input(path, "algorithm file"), path);
 }
 
 void write_algorithm_file(const BilinearAlgorithm& alg, const std::string& path) {

@@ -1,6 +1,7 @@
 // sweep_rank: one rank's share of the stream, with checkpoints (sweep.hpp).
 #include "qalg/sweep/sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -28,18 +29,16 @@ nlohmann::json fingerprint(const SweepConfig& c, int rank, int ranks) {
 
 std::optional<SweepTally> load_checkpoint(const SweepConfig& c, const std::string& path, int rank, int ranks) {
   if (!std::filesystem::exists(path)) return std::nullopt;
-  std::ifstream in(path);
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("--checkpoint {}: not a sweep checkpoint ({})", path, e.what()));
-  }
+  const nlohmann::json j = read_json_input(path, "sweep checkpoint");
   if (!j.contains("sweep") || j["sweep"] != fingerprint(c, rank, ranks))
     throw InputError(fmt::format("--checkpoint {}: written for another sweep ({}); remove it or change --checkpoint",
                                  path, j.contains("sweep") ? j["sweep"].dump() : "no fingerprint"));
   if (!j.contains("tally")) throw InputError(fmt::format("--checkpoint {}: no tally", path));
-  return tally_from_json(j["tally"], c.laws.size());
+  try {
+    return tally_from_json(j["tally"], c.laws.size());
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("--checkpoint {}: {}", path, e.what()));
+  }
 }
 
 void save_checkpoint(const SweepConfig& c, const std::string& path, int rank, int ranks, const SweepTally& t) {
@@ -70,8 +69,14 @@ SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
   if (!path.empty())
     if (auto saved = load_checkpoint(c, path, rank, ranks)) t = std::move(*saved);
   t.checked_now = 0;
-  if (t.complete) return t;
-  if (c.progress && t.next_index > 0)
+  // A loaded tally is checked against the stream as the sweep walks past it: this rank's positions
+  // below its next_index must be exactly its quivers, and next_index no further than the stream's
+  // end. Why: a checkpoint is a file a user can edit or damage; one with next_index past the end
+  // (or "complete": true) otherwise came back as a complete sweep that checked nothing. A complete
+  // tally is walked too (nothing is checked again: every position is below its next_index).
+  const uint64_t loaded_next = t.next_index, loaded_quivers = t.quivers;
+  uint64_t mine_below = 0, end_index = 0;  // (end_index: one past the highest index the walk saw)
+  if (c.progress && t.next_index > 0 && !t.complete)
     *c.progress << fmt::format("[rank {}/{}] resuming at index {} ({} quivers already checked)\n", rank, ranks, t.next_index, t.quivers);
 
   const auto start = Clock::now();
@@ -83,7 +88,10 @@ SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
     QuiverStream stream(range);
     while (stream.next()) {
       const uint64_t i = index_of(stream.index());
-      if (i < t.next_index || !mine(stream.index())) continue;
+      end_index = std::max(end_index, i + 1);
+      if (!mine(stream.index())) continue;
+      if (i < loaded_next) ++mine_below;
+      if (i < t.next_index) continue;
       if (c.stop_after && checked_now >= *c.stop_after) return false;
       const Quiver q = stream.quiver();
       record(c, t, i, q, check_quiver_laws(q, c.laws));
@@ -112,12 +120,16 @@ SweepTally sweep_rank(const SweepConfig& c, int rank, int ranks) {
   } else {
     // nauty's res/mod split: chunk k is `geng n k/M`; all of its quivers belong to rank k mod N.
     for (unsigned k = unsigned(rank); finished && k < c.chunks; k += unsigned(ranks)) {
-      if ((uint64_t(k + 1) << kChunkShift) <= t.next_index) continue;
       QuiverRange part = c.range;
       part.part = {k, c.chunks};
       finished = sweep_stream(part, [](uint64_t) { return true; }, [k](uint64_t i) { return (uint64_t(k) << kChunkShift) | i; });
     }
   }
+  if (mine_below != loaded_quivers || (finished && loaded_next > end_index))
+    throw InputError(fmt::format("--checkpoint {}: not this sweep's progress (it says {} quivers checked below index {}; "
+                                 "this rank has {} there{}); remove it to start again",
+                                 path, loaded_quivers, loaded_next, mine_below,
+                                 loaded_next > end_index ? fmt::format(", and its stream ends at index {}", end_index) : ""));
   t.complete = finished;
   t.checked_now = checked_now;
   if (!path.empty()) save_checkpoint(c, path, rank, ranks, t);

@@ -17,16 +17,39 @@ nlohmann::json tally_to_json(const SweepTally& t) {
           {"skipped", t.skipped}, {"counterexamples", cx}, {"complete", t.complete}, {"checked_now", t.checked_now}};
 }
 
+namespace {
+
+// A count: a JSON integer ≥ 0 (nlohmann's get<uint64_t> would turn -5 into 2^64 - 5).
+uint64_t count_at(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number_unsigned()) throw InputError(fmt::format("sweep tally: \"{}\" must be an integer ≥ 0, not {}", key, v.dump()));
+  return v.get<uint64_t>();
+}
+
+std::vector<uint64_t> counts_at(const nlohmann::json& j, const char* key) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_array()) throw InputError(fmt::format("sweep tally: \"{}\" must be an array of counts", key));
+  std::vector<uint64_t> out;
+  for (const auto& x : v) {
+    if (!x.is_number_unsigned()) throw InputError(fmt::format("sweep tally: \"{}\" holds {}, not a count", key, x.dump()));
+    out.push_back(x.get<uint64_t>());
+  }
+  return out;
+}
+
+}  // namespace
+
 SweepTally tally_from_json(const nlohmann::json& j, size_t laws) {
   SweepTally t;
   try {
-    t.next_index = j.at("next_index").get<uint64_t>();
-    t.quivers = j.at("quivers").get<uint64_t>();
-    t.passed = j.at("passed").get<std::vector<uint64_t>>();
-    t.failed = j.at("failed").get<std::vector<uint64_t>>();
-    t.skipped = j.at("skipped").get<std::vector<uint64_t>>();
+    if (!j.is_object()) throw InputError("sweep tally: not a JSON object");
+    t.next_index = count_at(j, "next_index");
+    t.quivers = count_at(j, "quivers");
+    t.passed = counts_at(j, "passed");
+    t.failed = counts_at(j, "failed");
+    t.skipped = counts_at(j, "skipped");
     t.complete = j.at("complete").get<bool>();
-    t.checked_now = j.value("checked_now", uint64_t(0));
+    t.checked_now = j.contains("checked_now") ? count_at(j, "checked_now") : 0;
     for (const auto& c : j.at("counterexamples"))
       t.counterexamples.push_back({c.at("index").get<uint64_t>(), c.at("law").get<std::string>(),
                                    c.at("reason").get<std::string>(), c.at("edges").get<std::string>()});
@@ -35,6 +58,22 @@ SweepTally tally_from_json(const nlohmann::json& j, size_t laws) {
   }
   if (t.passed.size() != laws || t.failed.size() != laws || t.skipped.size() != laws)
     throw InputError(fmt::format("sweep tally: expected counts for {} laws", laws));
+  // What every tally the sweep writes satisfies: each quiver checked once under every law, at a
+  // distinct index below next_index, and at most the failures' counterexamples kept.
+  uint64_t failures = 0;
+  for (size_t l = 0; l < laws; ++l) {
+    if (t.passed[l] + t.failed[l] + t.skipped[l] != t.quivers)
+      throw InputError(fmt::format("sweep tally: law {}'s passed + failed + skipped ({} + {} + {}) is not the {} quivers checked",
+                                   l, t.passed[l], t.failed[l], t.skipped[l], t.quivers));
+    failures += t.failed[l];
+  }
+  if (t.quivers > t.next_index)
+    throw InputError(fmt::format("sweep tally: {} quivers checked below index {}", t.quivers, t.next_index));
+  if (t.counterexamples.size() > failures)
+    throw InputError(fmt::format("sweep tally: {} counterexamples for {} failures", t.counterexamples.size(), failures));
+  for (const auto& c : t.counterexamples)
+    if (c.index >= t.next_index)
+      throw InputError(fmt::format("sweep tally: a counterexample at index {}, not below next_index {}", c.index, t.next_index));
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "qalg/algebra/errors.hpp"
+#include "support/input_error.hpp"
 #include "qalg/algebra/quiver_input.hpp"
 #include "qalg/verify/generators.hpp"
 
@@ -10,14 +11,8 @@ using namespace qalg;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+// (tests/support/input_error.hpp)
+std::string error_of(const std::function<void()>& f) { return qalg::test_support::input_error_of(f); }
 
 }  // namespace
 

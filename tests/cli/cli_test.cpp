@@ -124,3 +124,26 @@ TEST(BadInput, ExitTwoWithANamedProblem) {
   std::filesystem::remove(el);
   std::filesystem::remove(dot);
 }
+
+// A table file's own field names the algebra in every report (it read "over Q" beside "field":
+// "GF(3)" until the thirty-eighth session), and a --tensor operand is a table when its text is
+// JSON, whatever its file name (a table named .tbl was read as an edge list of vertices '{' ...).
+TEST(Inspect, ATableFilesFieldAndATensorOperandReadByContent) {
+  const std::string f3 = temp_path("c2f3.json"), tbl = temp_path("c2.tbl");
+  ASSERT_EQ(run_qalg("table complete:2 --field 'GF(3)' --out " + f3).code, 0);
+  Outcome r = run_qalg("inspect --table-file " + f3 + " --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["field"], "GF(3)");
+  EXPECT_NE(j["algebra"].get<std::string>().find("over GF(3)"), std::string::npos) << j["algebra"];
+  ASSERT_EQ(run_qalg("table complete:2 --out " + tbl).code, 0);
+  Outcome by_file = run_qalg("inspect complete:2 --tensor " + tbl + " --json");
+  Outcome by_family = run_qalg("inspect complete:2 --tensor complete:2 --json");
+  ASSERT_EQ(by_file.code, 0) << by_file.out;
+  ASSERT_EQ(by_family.code, 0) << by_family.out;
+  auto a = nlohmann::json::parse(by_file.out), b = nlohmann::json::parse(by_family.out);
+  EXPECT_EQ(a["dim"], 16);
+  for (const char* key : {"dim", "nnz", "t", "radical_dim", "alder_strassen_bound"}) EXPECT_EQ(a[key], b[key]) << key;
+  std::filesystem::remove(f3);
+  std::filesystem::remove(tbl);
+}

@@ -14,6 +14,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "qalg/algebra/errors.hpp"
+#include "support/input_error.hpp"
 #include "qalg/algebra/graph_algebra.hpp"
 #include "qalg/algebra/quiver_input.hpp"
 #include "qalg/algebra/table_io.hpp"
@@ -29,14 +30,8 @@ namespace {
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+// (tests/support/input_error.hpp)
+std::string error_of(const std::function<void()>& f) { return qalg::test_support::input_error_of(f); }
 
 StructureTensor q2() { return graph_algebra(read_quiver("complete:2"), Field::rationals()); }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/quiver_input.hpp"
@@ -126,6 +127,69 @@ TEST(SweepCheckpoint, RefusesAnotherSweepsFileAndGarbage) {
   EXPECT_THROW(sweep_rank(other, 0, 1), InputError);
   std::ofstream(checkpoint_path(c.checkpoint, 0, 2)) << "{ not json";
   EXPECT_THROW(sweep_rank(c, 0, 2), InputError);
+  fs::remove_all(dir);
+}
+
+// A checkpoint is a file a user can edit or damage. One whose progress is not this rank's walk (a
+// next_index past the stream's end, a negative count, counts that do not add up, more quivers than
+// the stream has below its index) is refused naming the file; one that claims "complete" is walked
+// again and the quivers it skipped are checked. Until the thirty-eighth session a next_index of
+// 10^12 came back as a complete sweep of the 5 quivers it had checked.
+TEST(SweepCheckpoint, RefusesProgressThatIsNotThisRanksWalk) {
+  const fs::path dir = fresh_dir("tamper");
+  SweepConfig c = config(4, false, {"unit", "t"});
+  const auto whole = result_json(c, merge_tallies(c, {sweep_rank(c, 0, 1)}));
+  c.checkpoint = (dir / "ck").string();
+  for (int ranks : {1, 2}) {
+    c.stop_after = 7;
+    std::vector<nlohmann::json> saved;
+    for (int r = 0; r < ranks; ++r) {
+      sweep_rank(c, r, ranks);
+      std::ifstream in(checkpoint_path(c.checkpoint, r, ranks));
+      saved.push_back(nlohmann::json::parse(in));
+    }
+    c.stop_after.reset();
+    using Edit = std::function<void(nlohmann::json&)>;
+    const std::vector<std::pair<std::string, Edit>> refused = {
+        {"next_index past the end", [](nlohmann::json& t) { t["next_index"] = uint64_t(1) << 40; }},
+        {"negative next_index", [](nlohmann::json& t) { t["next_index"] = -5; }},
+        {"negative count", [](nlohmann::json& t) { t["passed"][0] = -1; }},
+        {"counts not adding up", [](nlohmann::json& t) { t["quivers"] = t["quivers"].get<uint64_t>() + 1; }},
+        {"one quiver more under every law", [](nlohmann::json& t) {
+           t["quivers"] = t["quivers"].get<uint64_t>() + 1;
+           for (auto& p : t["passed"]) p = p.get<uint64_t>() + 1;
+         }},
+        {"fewer quivers", [](nlohmann::json& t) {
+           t["quivers"] = t["quivers"].get<uint64_t>() - 1;
+           for (auto& p : t["passed"]) p = p.get<uint64_t>() - 1;
+         }},
+        {"a counterexample without a failure", [](nlohmann::json& t) {
+           t["counterexamples"].push_back({{"index", 0}, {"law", "t"}, {"reason", "made up"}, {"edges", "0 1"}});
+         }},
+    };
+    for (const auto& [what, edit] : refused)
+      for (int r = 0; r < ranks; ++r) {
+        nlohmann::json j = saved[size_t(r)];
+        edit(j["tally"]);
+        std::ofstream(checkpoint_path(c.checkpoint, r, ranks)) << j.dump();
+        try {
+          sweep_rank(c, r, ranks);
+          ADD_FAILURE() << what << " accepted (rank " << r << " of " << ranks << ")";
+        } catch (const InputError& e) {
+          EXPECT_NE(std::string(e.what()).find(checkpoint_path(c.checkpoint, r, ranks)), std::string::npos) << e.what();
+        }
+      }
+    // "complete": true on a stopped run: the rest is walked and checked, the result is the whole one.
+    std::vector<SweepTally> parts;
+    for (int r = 0; r < ranks; ++r) {
+      nlohmann::json j = saved[size_t(r)];
+      j["tally"]["complete"] = true;
+      std::ofstream(checkpoint_path(c.checkpoint, r, ranks)) << j.dump();
+      parts.push_back(sweep_rank(c, r, ranks));
+    }
+    EXPECT_EQ(result_json(c, merge_tallies(c, parts)), whole) << ranks << " ranks";
+    for (int r = 0; r < ranks; ++r) fs::remove(checkpoint_path(c.checkpoint, r, ranks));
+  }
   fs::remove_all(dir);
 }
 

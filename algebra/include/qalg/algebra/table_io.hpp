@@ -10,12 +10,15 @@
 //   "slots": {"q": q, "cells": [[row, col], ...]},    // optional: grid position of each basis element
 //   "graph": {"vertices": nv, "arrows": na}           // optional: fast-route hint
 // }
-// Readers reject: unknown format/version, dim mismatch, indices out of range, duplicate names,
-// malformed or non-numeric coefficients, p not prime, denominators divisible by p.
+// Readers reject: unknown format/version, dim 0 or a dim mismatch, indices out of range, duplicate
+// names, an entry [i, j, k, ·] given twice, malformed or non-numeric coefficients, p not prime (or
+// not below 2^63), denominators divisible by p, and text that is not one strict JSON value (a key
+// twice in one object, anything after the value: file_io.hpp parse_json_text).
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "qalg/algebra/file_io.hpp"  // (write_text_atomically, used with the tables)
 #include "qalg/algebra/structure_tensor.hpp"
 
 namespace qalg {
@@ -27,7 +30,5 @@ StructureTensor read_table_file(const std::string& path);
 void write_table_file(const StructureTensor& t, const std::string& path);
 // SHA-256 of the canonical serialisation (compact JSON of table_to_json), hex.
 std::string table_hash(const StructureTensor& t);
-// Writes text to path through a temporary file and a rename, so no partial file is left.
-void write_text_atomically(const std::string& text, const std::string& path);
 
 }  // namespace qalg

@@ -43,8 +43,8 @@ CoqCertificate coq_certificate(const StructureTensor& t, const BilinearAlgorithm
                                const std::string& description);
 
 // Throws InputError unless the file name is NAME.v with NAME a Coq identifier (coqc derives the
-// module name from it).
-void require_coq_file_name(const std::string& path);
+// module name from it); `option` names the option that gave it in the message.
+void require_coq_file_name(const std::string& path, const std::string& option = "--out");
 
 // Writes atomically (temporary file + rename).
 void write_coq_certificate(const CoqCertificate& c, const std::string& path);
