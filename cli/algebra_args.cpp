@@ -24,10 +24,12 @@ void AlgebraArgs::add_to(CLI::App& app) {
   app.add_option("--tensor", tensor, "tensor with a second algebra (GRAPH or a table file)");
 }
 
-static StructureTensor load_one(const std::string& spec, const Field& field, bool is_table) {
+// field_given: --field was given (a table file over another field is then refused, Q included);
+// else a table keeps its own field.
+static StructureTensor load_one(const std::string& spec, const Field& field, bool is_table, bool field_given) {
   if (is_table) {
     StructureTensor t = read_table_file(spec);
-    if (!(t.field() == field) && !(field.is_rationals()))
+    if (field_given && !(t.field() == field))
       throw InputError(fmt::format("{}: table is over {}, but --field {} was given", spec,
                                    t.field().name(), field.name()));
     return t;
@@ -52,11 +54,12 @@ StructureTensor AlgebraArgs::build() const {
   if (graph.empty() == table_file.empty())
     throw InputError("give exactly one of GRAPH and --table-file");
   if (power < 1) throw InputError("--power must be at least 1");
-  Field f = Field::parse(field);
-  StructureTensor a = table_file.empty() ? load_one(graph, f, false) : load_one(table_file, f, true);
+  Field f = Field::parse(field.empty() ? "Q" : field);
+  StructureTensor a = table_file.empty() ? load_one(graph, f, false, !field.empty())
+                                         : load_one(table_file, f, true, !field.empty());
   if (power > 1) a = tensor_power(a, power);
   if (!tensor.empty()) {
-    StructureTensor b = load_one(tensor, a.field(), is_table_text(tensor));
+    StructureTensor b = load_one(tensor, a.field(), is_table_text(tensor), false);
     if (!(b.field() == a.field()))
       throw InputError(fmt::format("--tensor {}: field {} differs from {}", tensor, b.field().name(),
                                    a.field().name()));
@@ -70,7 +73,7 @@ std::string AlgebraArgs::describe() const {
   std::string s = table_file.empty() ? graph : table_file;
   if (power > 1) s += fmt::format(" ⊗{}", power);
   if (!tensor.empty()) s += " ⊗ " + tensor;
-  return s + " over " + (built_field_.empty() ? field : built_field_);
+  return s + " over " + (!built_field_.empty() ? built_field_ : field.empty() ? "Q" : field);
 }
 
 }  // namespace qalg::cli

@@ -14,7 +14,7 @@ namespace qalg::cli {
 struct AlgebraArgs {
   std::string graph;        // family spec or file (positional)
   std::string table_file;   // --table-file
-  std::string field = "Q";  // --field
+  std::string field;        // --field ("" when not given: Q, or a table file's own field)
   unsigned power = 1;       // --power
   std::string tensor;       // --tensor GRAPH2 (or a table file: its text is JSON)
 

@@ -61,7 +61,8 @@ GeneralStructure analyze_general_structure(const StructureTensor& t) {
   bool nilpotent = false;
   s.radical_power_dims = power_dims(t, rad_span, nilpotent);  // dims[m-1] = dim rad^m
   if (nilpotent) {
-    s.nilpotency_index = rad.basis.rows() == 0 ? 0 : s.radical_power_dims.size();
+    // (rad = 0: index 1, rad^1 = 0, as the graph route, the certificates and the usual convention say)
+    s.nilpotency_index = rad.basis.rows() == 0 ? 1 : s.radical_power_dims.size();
     s.certificates.push_back(fmt::format("radical is nilpotent: rad^{} = 0", s.nilpotency_index));
   }
 

@@ -78,8 +78,9 @@ nlohmann::json mpi_json(int ranks, unsigned rounds, const std::vector<sweep::Sea
 
 int run_search(SearchCommandOptions o) {
   // --field names the search arithmetic here; the table itself is built over Q (or read as is).
-  const search::Mode mode = search::parse_mode(o.algebra.field == "Q" ? "Z3" : o.algebra.field);
-  o.algebra.field = "Q";
+  const search::Mode mode =
+      search::parse_mode(o.algebra.field.empty() || o.algebra.field == "Q" ? "Z3" : o.algebra.field);
+  o.algebra.field.clear();  // (the table: over Q, or a table file's own field)
   if (o.threads < 1) throw InputError("--threads must be at least 1");
   if (!(o.time_s > 0)) throw InputError("--time must be positive (seconds)");
   const StructureTensor table = o.algebra.build();

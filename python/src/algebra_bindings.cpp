@@ -28,6 +28,9 @@ Algebra from_quiver(const Quiver& q, const std::string& spec, const std::string&
 Algebra from_edges(const py::sequence& edges, const std::vector<std::string>& vertices,
                    const std::string& field) {
   auto word = [](py::handle h, const std::string& what) {
+    // (str only, as for vertices: str() of anything made None and NaN vertex names)
+    if (!py::isinstance<py::str>(h))
+      throw InputError(fmt::format("{}: name {} is not a str", what, std::string(py::repr(h))));
     std::string s = py::str(h);
     if (s.empty() || s.find_first_of(" \t\r\n#") != std::string::npos)
       throw InputError(fmt::format("{}: name '{}' must be non-empty, without spaces or '#'", what, s));

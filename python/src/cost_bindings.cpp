@@ -1,6 +1,8 @@
 // Cost models of row-typed projections from Python (SPEC §4): block support, ρ, per-type and
 // schedule MAC counts, square products, gated FFN, decode fraction, attention ceilings,
 // crossover. Every count comes from rank/cost_model.hpp; ratios come back as exact Fractions.
+#include <charconv>
+
 #include <fmt/core.h>
 #include <pybind11/stl.h>
 
@@ -17,8 +19,9 @@ std::vector<uint64_t> type_rows(const std::string& schedule, uint64_t M, uint32_
   if (schedule == "cyclic") return cyclic_type_rows(M, q);
   if (schedule.rfind("intervals:", 0) == 0) {
     const std::string L = schedule.substr(10);
-    if (!L.empty() && L.find_first_not_of("0123456789") == std::string::npos && std::stoull(L) > 0)
-      return interval_type_rows(M, q, std::stoull(L));
+    uint64_t length = 0;
+    const auto [end, ec] = std::from_chars(L.data(), L.data() + L.size(), length);
+    if (ec == std::errc() && end == L.data() + L.size() && length > 0) return interval_type_rows(M, q, length);
   }
   throw InputError(fmt::format("schedule: '{}' is not 'cyclic' or 'intervals:L' with L ≥ 1", schedule));
 }
@@ -47,6 +50,9 @@ py::dict block_support_dict(const Algebra& a) {
 
 py::dict projection_cost_dict(const Algebra& a, uint64_t M, uint64_t K, uint64_t N, py::handle widths,
                               py::handle output_widths, const std::string& schedule) {
+  // (M = 0 has no dense product to be a fraction of: the library's fraction 0 read as "0 % of dense";
+  // the qalg command refuses it in --shape too)
+  if (M == 0) throw InputError("projection_cost: M = 0 rows: there is no dense product to compare with");
   BlockSupport s = block_support(a.table);
   GroupWidths w = group_widths(s.q, K, N, to_u64_list(widths, "widths"),
                                to_u64_list(output_widths, "output_widths"));

@@ -1,6 +1,8 @@
 // Conversions between exact qalg values and Python objects (py_convert.hpp).
 #include "py_convert.hpp"
 
+#include <optional>
+
 #include <fmt/core.h>
 
 #include "qalg/algebra/errors.hpp"
@@ -12,7 +14,17 @@ py::object to_python(const nlohmann::json& j) {
 }
 
 nlohmann::json to_json(py::handle value) {
-  std::string text = py::str(py::module_::import("json").attr("dumps")(value));
+  // allow_nan=False: json.dumps writes NaN and Infinity otherwise, which are not JSON (nlohmann's
+  // parse error reached Python as a RuntimeError); a value json cannot write is the caller's too.
+  std::string text;
+  try {
+    text = py::str(py::module_::import("json").attr("dumps")(value, py::arg("allow_nan") = false));
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_TypeError)) throw;
+    throw InputError(fmt::format("not a JSON document of exact values ({}): NaN and infinities have no place in a "
+                                 "table, algorithm or plan",
+                                 e.what()));
+  }
   return nlohmann::json::parse(text);
 }
 
@@ -38,6 +50,18 @@ Rational to_rational(py::handle value, const Field& field, const std::string& wh
 
 namespace {
 
+// A Python int (not a bool) that fits in 64 bits unsigned, else nullopt. Why not cast<long long>:
+// an int beyond 64 bits made pybind11 raise RuntimeError "Unable to cast".
+std::optional<uint64_t> as_u64(py::handle h) {
+  if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h)) return std::nullopt;
+  const unsigned long long v = PyLong_AsUnsignedLongLong(h.ptr());
+  if (PyErr_Occurred()) {  // negative, or 2^64 and beyond
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  return uint64_t(v);
+}
+
 uint32_t basis_index(const StructureTensor& t, py::handle key, const std::string& what) {
   if (py::isinstance<py::str>(key)) {
     std::string name = py::str(key);
@@ -47,10 +71,10 @@ uint32_t basis_index(const StructureTensor& t, py::handle key, const std::string
     throw InputError(fmt::format("{}: '{}' is not a basis element", what, name));
   }
   if (py::isinstance<py::int_>(key) && !py::isinstance<py::bool_>(key)) {
-    long long b = key.cast<long long>();
-    if (b < 0 || size_t(b) >= t.dim())
-      throw InputError(fmt::format("{}: index {} is outside the basis 0..{}", what, b, t.dim() - 1));
-    return uint32_t(b);
+    const std::optional<uint64_t> b = as_u64(key);
+    if (!b || *b >= t.dim())
+      throw InputError(fmt::format("{}: index {} is outside the basis 0..{}", what, std::string(py::repr(key)), t.dim() - 1));
+    return uint32_t(*b);
   }
   throw InputError(fmt::format("{}: key {} is neither a basis name nor an index", what,
                                std::string(py::repr(key))));
@@ -91,10 +115,10 @@ std::vector<uint64_t> to_u64_list(py::handle value, const std::string& what) {
   std::vector<uint64_t> out;
   if (value.is_none()) return out;
   for (py::handle item : py::reinterpret_borrow<py::iterable>(value)) {
-    if (!py::isinstance<py::int_>(item) || py::isinstance<py::bool_>(item) || item.cast<long long>() < 0)
-      throw InputError(fmt::format("{}: {} is not a non-negative integer", what,
-                                   std::string(py::repr(item))));
-    out.push_back(item.cast<uint64_t>());
+    const std::optional<uint64_t> v = as_u64(item);
+    if (!v)
+      throw InputError(fmt::format("{}: {} is not an integer in 0 .. 2^64 - 1", what, std::string(py::repr(item))));
+    out.push_back(*v);
   }
   return out;
 }

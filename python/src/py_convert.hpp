@@ -23,7 +23,8 @@ struct Algebra {
   StructureTensor table;
   std::string spec;   // "complete:2", "edges", "table.json ⊗ path:3", ...
   std::string field;  // as given, e.g. "Q", "GF(3)"
-  std::string description() const { return spec + " over " + field; }
+  // (the table's field by its canonical name: "GF(03)" given reads GF(3))
+  std::string description() const { return spec + " over " + table.field().name(); }
 };
 
 py::object to_python(const nlohmann::json& j);       // json.loads(j.dump())

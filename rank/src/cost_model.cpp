@@ -1,6 +1,8 @@
 // Cost models summed over the block support (SPEC §4).
 #include "qalg/rank/cost_model.hpp"
 
+#include <cmath>
+
 #include <fmt/core.h>
 
 #include "qalg/algebra/errors.hpp"
@@ -18,6 +20,7 @@ uint64_t sum(const std::vector<uint64_t>& v) {
 std::vector<uint64_t> widths_for(const std::vector<uint64_t>& given, uint32_t q, uint64_t total,
                                  const char* option, const char* letter) {
   if (given.empty()) {
+    if (total == 0) throw InputError(fmt::format("{}: {} = 0: every group needs a positive width", option, letter));
     if (total % q != 0)
       throw InputError(fmt::format("{}: {} = {} is not divisible by q = {}; give {} explicitly",
                                    option, letter, total, q, option));
@@ -152,7 +155,9 @@ AttentionCeilings attention_ceilings(const BlockSupport& s) {
 }
 
 double crossover_margin(double rho, double eta, double delta) {
-  if (!(eta > 0)) throw InputError(fmt::format("crossover: η = {} must be positive", eta));
+  if (!(eta > 0) || !std::isfinite(eta)) throw InputError(fmt::format("crossover: η = {} must be positive and finite", eta));
+  if (!(rho >= 0) || !std::isfinite(rho)) throw InputError(fmt::format("crossover: ρ = {} must be finite and at least 0", rho));
+  if (!std::isfinite(delta)) throw InputError(fmt::format("crossover: δ = {} must be finite", delta));
   return 1.0 - (rho / eta + delta);
 }
 bool crossover_wins(double rho, double eta, double delta) {

@@ -154,8 +154,22 @@ def test_prime_field_reduces_coefficients():
     (lambda: qalg.Algebra.quiver("complete:2").multiply([1, 2], {}), "dimension 4"),
     (lambda: qalg.Algebra.from_table({"format": "nope"}), "format"),
     (lambda: qalg.Algebra.quiver("complete:2").tensor(qalg.Algebra.quiver("complete:2", "GF(2)")), "field"),
+    # (thirty-eighth session's audit: these were RuntimeErrors, or None / NaN vertex names)
+    (lambda: qalg.Algebra.from_table(dict(qalg.Algebra.quiver("complete:2").table(), entries=[[0, 0, 0, float("nan")]])), "NaN"),
+    (lambda: qalg.Algebra.from_table(dict(qalg.Algebra.quiver("complete:2").table(), dim=float("inf"))), "NaN"),
+    (lambda: qalg.Algebra.from_edges([(None, None)]), "not a str"),
+    (lambda: qalg.Algebra.from_edges([(float("nan"), "1")]), "not a str"),
+    (lambda: qalg.Algebra.quiver("complete:2").multiply({10 ** 30: 1}, {}), "outside the basis"),
+    (lambda: qalg.Algebra.quiver("complete:2").multiply({-1: 1}, {}), "outside the basis"),
 ])
 def test_bad_input_raises_input_error_naming_the_fault(call, message):
     with pytest.raises(qalg.InputError, match=message):
         call()
     assert issubclass(qalg.InputError, ValueError)
+
+
+def test_description_names_the_field_canonically_and_the_radical_free_index_is_one():
+    a = qalg.Algebra.quiver("complete:2", field="GF(03)")
+    assert a.description == "complete:2 over GF(3)"
+    # rad = 0: nilpotency index 1 (rad^1 = 0) on every route (the general one said 0)
+    assert qalg.Algebra.quiver("random:3,0,1").structure()["nilpotency_index"] == 1

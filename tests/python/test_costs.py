@@ -122,3 +122,22 @@ def test_cost_rejects_bad_widths_and_schedules():
         qalg.projection_cost(Q(2), 4, 8, 8, schedule="intervals:x")
     with pytest.raises(qalg.InputError, match="type"):
         qalg.type_block_fraction(Q(2), 2)
+
+
+# (thirty-eighth session's audit) Degenerate or non-finite arguments: InputError naming them, not a
+# number made from them (K = N = 0 read as "0 % of dense", crossover_wins(nan, ...) as False) and not
+# pybind11's RuntimeError for an int beyond 64 bits or std::stoull's IndexError.
+@pytest.mark.parametrize("call,message", [
+    (lambda: qalg.projection_cost(Q(2), 8, 0, 0), "K = 0"),
+    (lambda: qalg.projection_cost(Q(2), 0, 8, 8), "M = 0"),
+    (lambda: qalg.projection_cost(Q(2), 8, 8, 8, widths=[2 ** 64, 1]), "widths"),
+    (lambda: qalg.projection_cost(Q(2), 8, 8, 8, widths=[-1, 9]), "widths"),
+    (lambda: qalg.projection_cost(Q(2), 8, 8, 8, schedule="intervals:99999999999999999999999"), "schedule"),
+    (lambda: qalg.crossover_margin(float("nan"), 1, 0), "ρ"),
+    (lambda: qalg.crossover_margin(-1, 1, 0), "ρ"),
+    (lambda: qalg.crossover_margin(0.5, float("inf"), 0), "η"),
+    (lambda: qalg.crossover_wins(0.5, 1, float("nan")), "δ"),
+])
+def test_costs_refuse_degenerate_and_non_finite_arguments(call, message):
+    with pytest.raises(qalg.InputError, match=message):
+        call()

@@ -109,7 +109,7 @@ void t_equals_vertices(const RunConfig& c) {
   const GeneralStructure s = analyze_general_structure(without_hints(g.table));
   RC_ASSERT(s.t == g.quiver.vertex_count());
   RC_ASSERT(s.radical_basis.size() == g.quiver.arrow_count());
-  RC_ASSERT(s.nilpotency_index == (g.quiver.arrow_count() > 0 ? 2u : 0u));
+  RC_ASSERT(s.nilpotency_index == (g.quiver.arrow_count() > 0 ? 2u : 1u));
 }
 
 TensorCase tensor_case(const RunConfig& c) {

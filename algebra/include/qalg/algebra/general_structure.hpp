@@ -82,7 +82,7 @@ std::vector<FieldMatrix> primitive_central_idempotents(const StructureTensor& b,
 struct GeneralStructure {
   std::vector<SparseVector> radical_basis;     // basis of rad A (in A's basis)
   std::vector<size_t> radical_power_dims;      // dim rad^1, rad^2, ..., ending with 0
-  size_t nilpotency_index = 0;                 // least m with rad^m = 0 (0 when rad = 0)
+  size_t nilpotency_index = 0;                 // least m ≥ 1 with rad^m = 0 (1 when rad = 0)
   size_t quotient_dim = 0;                     // dim A / rad A
   size_t centre_dim = 0;                       // dim Z(A / rad A)
   size_t t = 0;                                // number of simple components of A / rad A
