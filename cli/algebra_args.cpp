@@ -69,7 +69,29 @@ StructureTensor AlgebraArgs::build() const {
   return a;
 }
 
-std::string AlgebraArgs::describe() const {
+// Bytes that are not UTF-8 as U+FFFD: the description goes into JSON (reports, certificates,
+// packages), and nlohmann refuses to write invalid UTF-8 (a table file named "tab\xffle.json" made
+// `qalg export` fail with an internal error, exit 3).
+static std::string valid_utf8(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    bool ok = n > 0 && i + n <= s.size() && !(n == 2 && c < 0xc2) && c <= 0xf4;
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+    if (ok && n >= 3) {  // no overlong forms, surrogates or code points past U+10FFFF
+      const auto d = static_cast<unsigned char>(s[i + 1]);
+      ok = !(c == 0xe0 && d < 0xa0) && !(c == 0xed && d >= 0xa0) && !(c == 0xf0 && d < 0x90) && !(c == 0xf4 && d >= 0x90);
+    }
+    if (ok) out.append(s, i, n), i += n;
+    else out += "\xEF\xBF\xBD", ++i;
+  }
+  return out;
+}
+
+std::string AlgebraArgs::describe() const { return valid_utf8(describe_raw()); }
+
+std::string AlgebraArgs::describe_raw() const {
   std::string s = table_file.empty() ? graph : table_file;
   if (power > 1) s += fmt::format(" ⊗{}", power);
   if (!tensor.empty()) s += " ⊗ " + tensor;

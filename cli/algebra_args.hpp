@@ -24,9 +24,11 @@ struct AlgebraArgs {
   StructureTensor build() const;
   // A short description for report headers, e.g. "complete:2 ⊗2 over Q": the field of the table
   // build() made (a table file's own, GF(p) included), else --field.
+  // (Bytes of a file name that are not UTF-8 read as U+FFFD.)
   std::string describe() const;
 
  private:
+  std::string describe_raw() const;
   mutable std::string built_field_;  // set by build()
 };
 

@@ -50,6 +50,11 @@ int run_verify(const CertifyOptions& o) {
     if (v.valid)
       fmt::print("certificate {} is valid: every claim re-checked from its table{}\n", o.verify,
                  recorded_failures.empty() ? "" : " (it records that the table fails: " + recorded_failures + ")");
+    // (a kernel package's certificate: its kernel_export claims are about the package's files, which
+    // this command does not read; it said "every claim" of a package whose plan had been edited)
+    if (cert.contains("kernel_export"))
+      fmt::print("  its kernel_export section (the package's files, plan and shape) is not checked here: "
+                 "qalg export --verify DIR re-checks the whole package\n");
   }
   if (!v.valid) std::cerr << "qalg: certificate " << o.verify << " rejected: " << v.first_failure() << "\n";
   return v.valid ? 0 : 1;

@@ -20,7 +20,22 @@ struct ExportOptions {
   // Kernel package (issue 8, export/kernel_package.hpp): --widths W [--output-widths W2]
   // [--dtype bf16|fp16|fp32] --out DIR.
   std::string widths, output_widths, dtype = "bf16", out;
+  std::string verify;  // --verify DIR: re-check an exported package (verify_kernel_package)
 };
+
+// qalg export --verify DIR: every claim of the package's certificate and of the package itself
+// (its files, their hashes, the plan against its table, the shape). Exit 0 valid, 1 a claim fails,
+// 2 a file missing or malformed.
+int run_package_verify(const ExportOptions& o) {
+  if (!o.algebra.graph.empty() || !o.algebra.table_file.empty() || !o.out.empty() || !o.gap.empty() || !o.pari.empty() ||
+      !o.widths.empty())
+    throw InputError("--verify takes only the package directory");
+  const verify::CertificateVerdict v = exporter::verify_kernel_package(o.verify);
+  for (const auto& c : v.checks) fmt::print("  {:<4} {:<22} {}\n", c.ok ? "ok" : "FAIL", c.claim, c.detail);
+  if (v.valid) fmt::print("package {} is valid: every claim re-checked from its own files\n", o.verify);
+  else fmt::print(stderr, "qalg: package {} rejected: {}\n", o.verify, v.first_failure());
+  return v.valid ? 0 : 1;
+}
 
 // Exit 2 when a certificate check refuses the table (a non-associative table, one without a unit,
 // ...: not an algebra a kernel may be exported for, so bad input like any other) or for other bad
@@ -47,6 +62,7 @@ int run_kernel_export(const ExportOptions& o) {
 }
 
 int run_export(const ExportOptions& o) {
+  if (!o.verify.empty()) return run_package_verify(o);
   if (!o.out.empty()) return run_kernel_export(o);
   if (!o.widths.empty() || !o.output_widths.empty()) throw InputError("export: --widths/--output-widths need --out DIR");
   if (o.gap.empty() && o.pari.empty())
@@ -77,6 +93,7 @@ const RegisterCommand kRegisterExport{Command{
       sub.add_option("--output-widths", o->output_widths, "kernel package: output group widths (default: --widths)");
       sub.add_option("--dtype", o->dtype, "kernel package: default dtype bf16 | fp16 | fp32");
       sub.add_option("--out", o->out, "kernel package: directory to create (CUDA sources, CMake package, PyTorch op, certificate)");
+      sub.add_option("--verify", o->verify, "re-check an exported kernel package: its certificate, files, plan and shape");
       return [o] { return run_export(*o); };
     }}};
 

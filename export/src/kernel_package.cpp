@@ -20,13 +20,21 @@ using detail::PackageFiles;
 
 namespace {
 
+// The directory to create, absolute, without a trailing separator ("newdir/" named its parent
+// "newdir" in the messages and in the temporary sibling's name).
+fs::path out_path(const std::string& out_dir) {
+  fs::path out = fs::absolute(fs::path(out_dir)).lexically_normal();
+  if (!out.has_filename()) out = out.parent_path();
+  return out;
+}
+
 void check_options(const KernelExportOptions& o) {
   if (o.dtype != "bf16" && o.dtype != "fp16" && o.dtype != "fp32")
     throw InputError("--dtype '" + o.dtype + "': expected bf16, fp16 or fp32");
   if (o.out_dir.empty()) throw InputError("--out: give the directory to create");
   const fs::path out(o.out_dir);
   if (fs::exists(out)) throw InputError(o.out_dir + ": already exists (an export never overwrites; choose a new directory)");
-  const fs::path parent = fs::absolute(out).parent_path();
+  const fs::path parent = out_path(o.out_dir).parent_path();
   if (!fs::is_directory(parent)) throw InputError(o.out_dir + ": parent directory " + parent.string() + " does not exist");
 }
 
@@ -86,14 +94,18 @@ KernelExport write_kernel_package(const StructureTensor& t, const KernelExportOp
   files["table.json"] = table_json.dump() + "\n";
   files["include/qalg_kernels/plan_data.hpp"] = detail::plan_header(plan, table, o.algebra, o.dtype);
 
-  const fs::path out = fs::absolute(fs::path(o.out_dir));
+  const fs::path out = out_path(o.out_dir);
   TempDir tmp{out.parent_path() / fmt::format(".{}.partial-{}", out.filename().string(), getpid())};
-  fs::remove_all(tmp.path);
-  fs::create_directories(tmp.path);
   nlohmann::json hashes = nlohmann::json::array();
-  for (const auto& [path, text] : files) {
-    write_file(tmp.path / path, text);
-    hashes.push_back({{"path", path}, {"sha256", detail::sha256_hex(text)}});
+  try {  // (a parent that cannot be written to threw filesystem_error: exit 3 "internal error")
+    fs::remove_all(tmp.path);
+    fs::create_directories(tmp.path);
+    for (const auto& [path, text] : files) {
+      write_file(tmp.path / path, text);
+      hashes.push_back({{"path", path}, {"sha256", detail::sha256_hex(text)}});
+    }
+  } catch (const fs::filesystem_error& e) {
+    throw InputError(o.out_dir + ": cannot write the package in " + out.parent_path().string() + ": " + e.code().message());
   }
 
   // Plan-vs-table check on the files as written: read both back, lower the table again.

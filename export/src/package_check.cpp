@@ -3,7 +3,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <set>
+
 #include "package_parts.hpp"
+#include "qalg/export/embedded_files.hpp"
 #include "qalg/export/kernel_package.hpp"
 
 namespace qalg::exporter {
@@ -62,19 +65,56 @@ verify::CertificateVerdict verify_kernel_package(const std::string& dir) {
   claim("export:plan_data.hpp", header_ok,
         header_ok ? "regenerated from plan.json and table.json" : "differs from plan.json / table.json");
 
-  size_t bad = 0, count = 0;
+  // The certificate's shape is the plan's (a plan.json swapped in with its header and hashes kept
+  // the old K, widths and plan_sha256 in the certificate and still passed until the thirty-eighth session).
+  const std::string plan_text = read_text(root / "plan.json");
+  const bool shape_ok = ke.value("q", nlohmann::json()) == plan.q && ke.value("K", nlohmann::json()) == plan.K() &&
+                        ke.value("N", nlohmann::json()) == plan.N() &&
+                        ke.value("input_widths", nlohmann::json()) == nlohmann::json(plan.input_widths) &&
+                        ke.value("output_widths", nlohmann::json()) == nlohmann::json(plan.output_widths) &&
+                        ke.value("plan_sha256", std::string()) == detail::sha256_hex(plan_text);
+  claim("export:shape", shape_ok,
+        shape_ok ? "q, K, N, the widths and plan.json's SHA-256 are the certificate's"
+                 : "the certificate's q, K, N, widths or plan_sha256 are not plan.json's");
+
+  // Exactly the files this qalg exports, each with its SHA-256, and no other file in the package's
+  // folders: the check took the certificate's own list, so a list cut to two entries left every
+  // kernel source unchecked, and a header planted in include/ (found before the system's) passed.
+  std::set<std::string> expected{"plan.json", "table.json", "include/qalg_kernels/plan_data.hpp"};
+  for (const EmbeddedFile& f : embedded_files()) expected.insert(detail::package_path(f.path));
+  std::set<std::string> listed;
+  size_t bad = 0;
   std::string first_bad;
   for (const auto& f : ke.value("files", nlohmann::json::array())) {
-    const std::string path = f.at("path").get<std::string>();
-    ++count;
+    if (!f.is_object() || !f.contains("path") || !f["path"].is_string() || !f.contains("sha256") || !f["sha256"].is_string())
+      throw std::invalid_argument(cert_path.string() + ": kernel_export.files entries must be {\"path\", \"sha256\"}");
+    const std::string path = f["path"].get<std::string>();
+    listed.insert(path);
     std::ifstream probe(root / path);
-    if (!probe || detail::sha256_hex(read_text(root / path)) != f.at("sha256").get<std::string>()) {
+    if (!expected.count(path) || !probe || detail::sha256_hex(read_text(root / path)) != f["sha256"].get<std::string>()) {
       if (bad++ == 0) first_bad = path;
     }
   }
-  claim("export:files", bad == 0 && count > 0,
-        bad == 0 ? std::to_string(count) + " files match their SHA-256"
-                 : std::to_string(bad) + " of " + std::to_string(count) + " files differ or are missing, first " + first_bad);
+  std::vector<std::string> unlisted, unexpected;
+  for (const std::string& p : expected)
+    if (!listed.count(p)) unlisted.push_back(p);
+  std::set<std::string> folders;  // the package's own top-level folders (include, src, cmake, ...)
+  for (const std::string& p : expected)
+    if (p.find('/') != std::string::npos) folders.insert(p.substr(0, p.find('/')));
+  for (const std::string& folder : folders) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(root / folder, ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_regular_file()) {
+        const std::string rel = fs::relative(it->path(), root).generic_string();
+        if (!expected.count(rel)) unexpected.push_back(rel);
+      }
+  }
+  const bool files_ok = bad == 0 && unlisted.empty() && unexpected.empty() && !listed.empty();
+  std::string detail = std::to_string(listed.size()) + " files match their SHA-256";
+  if (bad) detail = std::to_string(bad) + " of " + std::to_string(listed.size()) + " files differ, are missing or are not this package's, first " + first_bad;
+  else if (!unlisted.empty()) detail = std::to_string(unlisted.size()) + " exported files are not in the certificate's list, first " + unlisted[0];
+  else if (!unexpected.empty()) detail = std::to_string(unexpected.size()) + " files in the package are not its own, first " + unexpected[0];
+  claim("export:files", files_ok, detail);
   return v;
 }
 

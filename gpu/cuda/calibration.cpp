@@ -1,5 +1,7 @@
 // Per-shape forward calibration (kernels.hpp): read the CSV a benchmark run wrote, look rows up by
 // (K, N, q, M).
+#include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -13,12 +15,27 @@ std::mutex g_mutex;
 std::vector<CalibrationEntry> g_entries;
 }  // namespace
 
+namespace {
+// A whole field as an unsigned number no larger than `max`: std::stoull took "-14" as 2^64 - 14,
+// "14abc" as 14 and "1e3" as 1, and a q of 4294967300 was cut to 4 (thirty-eighth session's audit).
+uint64_t field_number(const std::string& text, uint64_t max, const std::string& where, const char* name) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > max)
+    throw std::invalid_argument(where + name + " '" + text + "' is not a whole number in 0.." + std::to_string(max));
+  return v;
+}
+}  // namespace
+
 std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(path + ": is a directory, not a calibration file");
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot open calibration file");
   std::vector<CalibrationEntry> out;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // (a file with Windows line ends)
     if (line.empty() || line.rfind("K,", 0) == 0 || line[0] == '#') continue;
     std::vector<std::string> f;
     std::stringstream ss(line);
@@ -28,12 +45,11 @@ std::vector<CalibrationEntry> read_forward_calibration(const std::string& path) 
       throw std::invalid_argument(where + "expected 8 to 10 fields K,N,q,M,schedule,bm,bn,warps[,engine[,order]], got " +
                                   std::to_string(f.size()));
     CalibrationEntry e;
-    try {
-      e.K = std::stoull(f[0]), e.N = std::stoull(f[1]), e.q = uint32_t(std::stoul(f[2])), e.M = std::stoull(f[3]);
-      e.tiles = TileConfig{uint32_t(std::stoul(f[5])), uint32_t(std::stoul(f[6])), uint32_t(std::stoul(f[7]))};
-    } catch (const std::exception&) {
-      throw std::invalid_argument(where + "a number field is not a number");
-    }
+    const uint64_t u64 = ~uint64_t(0), u32 = 0xffffffffu;
+    e.K = field_number(f[0], u64, where, "K"), e.N = field_number(f[1], u64, where, "N");
+    e.q = uint32_t(field_number(f[2], u32, where, "q")), e.M = field_number(f[3], u64, where, "M");
+    e.tiles = TileConfig{uint32_t(field_number(f[5], u32, where, "bm")), uint32_t(field_number(f[6], u32, where, "bn")),
+                         uint32_t(field_number(f[7], u32, where, "warps"))};
     if (f.size() == 10) {
       const std::string o = f[9];
       const std::string base = o.size() > 11 && o.compare(o.size() - 11, 11, "-descending") == 0 ? o.substr(0, o.size() - 11) : o;

@@ -111,6 +111,52 @@ TEST(KernelPackage, TamperedPlanOrSourceIsDetected) {
   fs::remove_all(d);
 }
 
+// (thirty-eighth session's audit) The package check took the certificate's own file list and never
+// compared the certificate's shape with plan.json: a list cut to two entries left every kernel source
+// unchecked, a header planted in include/ passed, and another export's plan, header and hashes swapped
+// in kept the old K and widths in the certificate. `qalg export --verify DIR` runs the check.
+TEST(KernelPackage, CutListPlantedFileAndSwappedPlanAreDetected) {
+  const fs::path d = scratch("tampered2"), other = scratch("other_pkg");
+  fs::remove_all(d), fs::remove_all(other);
+  ASSERT_EQ(qalg_command("export --verify " + q2_package().string()).exit_code, 0);
+  auto refused = [&](const std::string& what) {
+    CommandRun r = qalg_command("export --verify " + d.string());
+    EXPECT_EQ(r.exit_code, 1) << what << "\n" << r.output;
+    EXPECT_NE(r.output.find(what), std::string::npos) << r.output;
+  };
+  auto fresh_copy = [&] {
+    fs::remove_all(d);
+    fs::copy(q2_package(), d, fs::copy_options::recursive);
+  };
+  fresh_copy();  // the list cut to plan.json and table.json, a kernel source edited
+  nlohmann::json cert = read_json(d / "certificate.json");
+  nlohmann::json kept = nlohmann::json::array();
+  for (const auto& f : cert["kernel_export"]["files"])
+    if (f["path"] == "plan.json" || f["path"] == "table.json") kept.push_back(f);
+  cert["kernel_export"]["files"] = kept;
+  std::ofstream(d / "certificate.json") << cert.dump(2) << "\n";
+  std::ofstream(d / "src/gpu/cuda/launch_forward.cu", std::ios::app) << "// edited\n";
+  refused("not in the certificate's list");
+  fresh_copy();  // a header planted where the package's include path finds it first
+  fs::create_directories(d / "include/nlohmann");
+  std::ofstream(d / "include/nlohmann/json.hpp") << "#error planted\n";
+  refused("include/nlohmann/json.hpp");
+  fresh_copy();  // another export's plan and header, the listed hashes recomputed
+  ASSERT_EQ(qalg_command("export complete:2 --widths 16,8 --out " + other.string()).exit_code, 0);
+  for (const char* f : {"plan.json", "include/qalg_kernels/plan_data.hpp"})
+    fs::copy_file(other / f, d / f, fs::copy_options::overwrite_existing);
+  cert = read_json(d / "certificate.json");
+  for (auto& f : cert["kernel_export"]["files"])
+    for (const auto& g : read_json(other / "certificate.json")["kernel_export"]["files"])
+      if (g["path"] == f["path"]) f["sha256"] = g["sha256"];
+  std::ofstream(d / "certificate.json") << cert.dump(2) << "\n";
+  refused("export:shape");
+  // certify --verify, which reads only the certificate, says that it did not check the package
+  CommandRun r = qalg_command("certify --verify " + (q2_package() / "certificate.json").string());
+  EXPECT_NE(r.output.find("qalg export --verify"), std::string::npos) << r.output;
+  fs::remove_all(d), fs::remove_all(other);
+}
+
 TEST(KernelPackage, NonAssociativeTableIsRefusedNamingTheCheck) {
   // Q_2 with e_1 e_1 = 2 e_1: slots still chain, but (e_1 e_1) a = 2a != a = e_1 (e_1 a).
   nlohmann::json t = table_to_json(graph_algebra(quiver_family("complete:2"), Field::rationals()));

@@ -431,6 +431,15 @@ TEST(Calibration, ReadLookupAndErrors) {
                 .find("qalg_calibration.csv:2: set_forward_tiles: tile 64x96"),
             std::string::npos);
   EXPECT_NE(error_reading("1,2,3,4,sideways,64,128,4\n").find(":1: schedule must be"), std::string::npos);
+  // (thirty-eighth session's audit) whole numbers in range only: "-14" read as 2^64 - 14, "14abc" as 14,
+  // "1e3" as 1, a q of 4294967300 as 4; Windows line ends read; a directory named
+  for (const auto& [row, named] : {std::pair{"-14,14,4,2048,endpoint-fused,64,128,4\n", "K '-14'"},
+                                   std::pair{"14,14abc,4,2048,endpoint-fused,64,128,4\n", "N '14abc'"},
+                                   std::pair{"14,14,4294967300,2048,endpoint-fused,64,128,4\n", "q '4294967300'"},
+                                   std::pair{"14,14,4,1e3,endpoint-fused,64,128,4\n", "M '1e3'"}})
+    EXPECT_NE(error_reading(row).find(std::string(":1: ") + named), std::string::npos) << row;
+  EXPECT_EQ(read_rows("K,N,q,M,schedule,bm,bn,warps\r\n4096,12288,32,2048,endpoint-fused,64,192,8\r\n").size(), 1u);
+  EXPECT_NE(error_of([] { read_forward_calibration(::testing::TempDir()); }).find("is a directory"), std::string::npos);
   // a many-CTA tile that is not compiled is named
   EXPECT_NE(error_reading("1,2,3,4,endpoint-fused,64,192,4,wgmma_many\n")
                 .find(":1: set_forward_tiles: many-CTA tile wm64x192"),

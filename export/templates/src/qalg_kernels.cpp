@@ -77,7 +77,9 @@ uint32_t type_of_position(int64_t position, TypeSchedule s) {
   const uint64_t p = uint64_t(position);
   if (s.kind == TypeSchedule::Kind::cyclic) return uint32_t(p % g::kQ);
   if (s.interval == 0) throw std::invalid_argument("type_of_position: interval length L must be positive");
-  return uint32_t((p % (uint64_t(g::kQ) * s.interval)) / s.interval);
+  // (p / L) mod q, which equals (p mod qL) / L without forming qL: q·L overflowed for L near 2^62
+  // (a modulo by zero, SIGFPE, or the wrong type; thirty-eighth session's audit)
+  return uint32_t((p / s.interval) % g::kQ);
 }
 
 std::vector<uint32_t> types_of_positions(const int64_t* positions, size_t count, TypeSchedule s) {

@@ -77,11 +77,43 @@ def _static_cxx_runtime(so_path):
     return "_ZNSo9_M_insertIlEERSoT_" in out
 
 
-def _fraction(c):
-    if isinstance(c, int):
+def _fraction(c, where):
+    """A plan coefficient (an int or a "p/q" string) as a float; ValueError naming `where` otherwise."""
+    if isinstance(c, int) and not isinstance(c, bool):
         return float(c)
-    num, _, den = str(c).partition("/")
-    return int(num) / int(den or 1)
+    try:
+        num, _, den = str(c).partition("/")
+        value = int(num) / int(den or 1)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{where}: coefficient {c!r} is not an integer or a 'p/q' fraction") from None
+    return value
+
+
+def _checked_plan(plan, path, certificate):
+    """Raises ValueError naming plan.json and the field unless the plan is well formed and is the plan
+    the package's certificate names. Why (thirty-eighth session's audit): an edited coefficient loaded
+    silently (the float64 path would then differ from the CUDA kernels, built from plan_data.hpp), a
+    coefficient "1/0" raised a bare ZeroDivisionError and a type past q a bare IndexError."""
+    q = plan.get("q")
+    if not isinstance(q, int) or isinstance(q, bool) or q < 1:
+        raise ValueError(f"{path}: q must be a positive integer, got {q!r}")
+    for key in ("input_widths", "output_widths"):
+        w = plan.get(key)
+        if not isinstance(w, list) or len(w) != q or not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in w):
+            raise ValueError(f"{path}: {key} must be {q} positive integers, got {w!r}")
+    for n, term in enumerate(plan.get("terms", [])):
+        where = f"{path}: terms[{n}]"
+        if not (isinstance(term, list) and len(term) == 3 and isinstance(term[2], list)):
+            raise ValueError(f"{where}: expected [type, output group, [[input group, coefficient], ...]]")
+        for index in (term[0], term[1], *(b[0] if isinstance(b, list) and b else None for b in term[2])):
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < q:
+                raise ValueError(f"{where}: {index!r} is not a type or group in 0..{q - 1}")
+    if certificate is not None:
+        named = certificate.get("kernel_export", {}).get("plan_sha256")
+        actual = hashlib.sha256(plan["_text"]).hexdigest()
+        if named != actual:
+            raise ValueError(f"{path}: its SHA-256 {actual[:16]}… is not the certificate's plan_sha256 "
+                             f"{str(named)[:16]}… (plan.json was edited or belongs to another package)")
 
 
 def _offsets(widths):
@@ -100,6 +132,13 @@ class KernelPackage:
             text = f.read()
         plan = json.loads(text)
         self.plan_sha256 = hashlib.sha256(text).hexdigest()
+        plan_path = os.path.join(self.directory, "plan.json")
+        cert_path = os.path.join(self.directory, "certificate.json")
+        certificate = None
+        if os.path.exists(cert_path):
+            with open(cert_path) as f:
+                certificate = json.load(f)
+        _checked_plan(dict(plan, _text=text), plan_path, certificate)
         with open(os.path.join(self.directory, "table.json")) as f:
             self.table = json.load(f)
         self.q = plan["q"]
@@ -109,8 +148,8 @@ class KernelPackage:
         self.table_hash = plan["table_hash"]
         # terms[i] = [(j, [(k, c), ...]), ...]: B(i, j) for the output groups j with terms.
         self.terms = [[] for _ in range(self.q)]
-        for i, j, b in plan["terms"]:
-            self.terms[i].append((j, [(k, _fraction(c)) for k, c in b]))
+        for n, (i, j, b) in enumerate(plan["terms"]):
+            self.terms[i].append((j, [(k, _fraction(c, f"{plan_path}: terms[{n}]")) for k, c in b]))
         self._ext = None
 
     def extension(self, verbose=False):

@@ -5,7 +5,7 @@
 // and a certificate (verify/certificate.hpp) extended with the plan-vs-table check.
 //
 // Refusals: a table that fails a certificate check (associativity, unit, ...) is refused with
-// ExportRefused naming the check (the qalg command exits 1); a table the kernels cannot take
+// ExportRefused naming the check (the qalg command exits 2); a table the kernels cannot take
 // (not slot-compatible, over GF(p), bad widths) is bad input, std::invalid_argument / InputError
 // (exit 2, as for `qalg lower`). Nothing is written unless every check passed: the package is
 // built in a temporary sibling directory and renamed into place.
