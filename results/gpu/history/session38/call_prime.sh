@@ -17,7 +17,7 @@ g=$(command -v ninja >/dev/null && echo "-G Ninja"); t=$SECONDS
 cmake -S gpu -B build-gpu $g -DCMAKE_BUILD_TYPE=Release >/tmp/nb.log 2>&1 && cmake --build build-gpu -j16 >>/tmp/nb.log 2>&1
 echo "normal build rc $? $((SECONDS - t)) s"; grep -E "error" -A3 /tmp/nb.log | head -20
 mkdir -p "$OUT/t"
-F='WsPrimeFirst.*:TileConfigs.*:WsTiles.*:GatedFfn.*:PairedTiles.*:RowPairTiles.*:GroupPairTiles.*:WsPackTerms.*:GroupedTma.*:TypedRowsTma.*'
+F='Calibration.*:WsPrimeFirst.*:TileConfigs.*:WsTiles.*:GatedFfn.*:PairedTiles.*:RowPairTiles.*:GroupPairTiles.*:WsPackTerms.*:GroupedTma.*:TypedRowsTma.*'
 QALG_GPU_TABLES=$PWD/.gpu-carry/tables QALG_GPU_RESULTS="$OUT/t/conformance.csv" timeout ${T_TESTS:-160} \
   build-gpu/test_gpu_cuda --gtest_brief=1 --gtest_filter="$F" >/tmp/t.log 2>&1
 echo "tests rc $? $((SECONDS - t)) s: $(grep -E "PASSED|FAILED|tests ran" /tmp/t.log | tail -4 | tr '\n' ' ')"
