@@ -317,9 +317,12 @@ bool ws_stamps_compiled();
 // last step) straight from the item and its terms, before the rest of the item's work, where x comes
 // by TMA (plain widths; wgs_gemm.cuh kPrimeFirst). Why (thirty-seventh session): the kernel's
 // stamps put the first copies ~1 µs of one warp's instructions after the first item had arrived,
-// and every consumer waits for that first stage. Off by default: written after the session's last
-// device call, NOT yet run on a GPU (results/gpu/history/session37/next_call.txt is the call for it).
-// Results are the same either way (GPU test WsPrimeFirst). Process-wide; the bench's QALG_WS_PRIME=0|1.
+// and every consumer waits for that first stage. On by default since the thirty-eighth session
+// (results/gpu/history/session38/call1, H100, residue suite, two rounds): the Qwen3-30B expert 9.06-9.22
+// -> 8.96-8.99 µs after dense, 13.05-13.18 -> 12.70-12.73 flushed; Qwen3-1.7B level to 0.7 µs faster;
+// DeepSeek-V3 level in the table's protocols (after dense, flushed, after itself); the stamps put the
+// first stage's copies 0.5-0.7 µs earlier. Results are the same either way (GPU test WsPrimeFirst).
+// Process-wide; the bench's QALG_WS_PRIME=0|1.
 void set_ws_prime_first(bool on);
 bool ws_prime_first();
 // The warp-specialised tiles with the TMA stores end once their last stores have read the tile
