@@ -146,8 +146,9 @@ TEST(KernelPackage, CutListPlantedFileAndSwappedPlanAreDetected) {
   for (const char* f : {"plan.json", "include/qalg_kernels/plan_data.hpp"})
     fs::copy_file(other / f, d / f, fs::copy_options::overwrite_existing);
   cert = read_json(d / "certificate.json");
-  for (auto& f : cert["kernel_export"]["files"])
-    for (const auto& g : read_json(other / "certificate.json")["kernel_export"]["files"])
+  const nlohmann::json other_cert = read_json(other / "certificate.json");  // (held: a range-for over a
+  for (auto& f : cert["kernel_export"]["files"])                            // temporary's member dangles)
+    for (const auto& g : other_cert["kernel_export"]["files"])
       if (g["path"] == f["path"]) f["sha256"] = g["sha256"];
   std::ofstream(d / "certificate.json") << cert.dump(2) << "\n";
   refused("export:shape");
