@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/graph_algebra.hpp"
@@ -73,20 +74,9 @@ StructureTensor AlgebraArgs::build() const {
 // packages), and nlohmann refuses to write invalid UTF-8 (a table file named "tab\xffle.json" made
 // `qalg export` fail with an internal error, exit 3).
 static std::string valid_utf8(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    bool ok = n > 0 && i + n <= s.size() && !(n == 2 && c < 0xc2) && c <= 0xf4;
-    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
-    if (ok && n >= 3) {  // no overlong forms, surrogates or code points past U+10FFFF
-      const auto d = static_cast<unsigned char>(s[i + 1]);
-      ok = !(c == 0xe0 && d < 0xa0) && !(c == 0xed && d >= 0xa0) && !(c == 0xf0 && d < 0x90) && !(c == 0xf4 && d >= 0x90);
-    }
-    if (ok) out.append(s, i, n), i += n;
-    else out += "\xEF\xBF\xBD", ++i;
-  }
-  return out;
+  // (nlohmann's own replacement of invalid sequences, read back as a string)
+  const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json::parse(quoted).get<std::string>();
 }
 
 std::string AlgebraArgs::describe() const { return valid_utf8(describe_raw()); }

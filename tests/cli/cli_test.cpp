@@ -147,3 +147,17 @@ TEST(Inspect, ATableFilesFieldAndATensorOperandReadByContent) {
   std::filesystem::remove(f3);
   std::filesystem::remove(tbl);
 }
+
+// A file name that is not UTF-8 reaches the JSON outputs as U+FFFD (nlohmann refuses to write invalid
+// UTF-8: `qalg export` of such a table ended in an internal error, exit 3, until the thirty-eighth session).
+TEST(Inspect, AFileNameThatIsNotUtf8IsDescribedWithAReplacementCharacter) {
+  const std::string good = temp_path("c2.json"), bad = temp_path("tab\xff" "le.json");
+  ASSERT_EQ(run_qalg("table complete:2 --out " + good).code, 0);
+  std::filesystem::copy_file(good, bad, std::filesystem::copy_options::overwrite_existing);
+  Outcome r = run_qalg("inspect --table-file '" + bad + "' --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string algebra = nlohmann::json::parse(r.out)["algebra"].get<std::string>();
+  EXPECT_NE(algebra.find("tab\xEF\xBF\xBD" "le.json"), std::string::npos) << algebra;
+  std::filesystem::remove(good);
+  std::filesystem::remove(bad);
+}
