@@ -321,7 +321,7 @@ bool ws_stamps_compiled();
 // (results/gpu/history/session38/call1, H100, residue suite, two rounds): the Qwen3-30B expert 9.06-9.22
 // -> 8.96-8.99 µs after dense, 13.05-13.18 -> 12.70-12.73 flushed; Qwen3-1.7B level to 0.7 µs faster;
 // DeepSeek-V3 level in the table's protocols (after dense, flushed, after itself); the stamps put the
-// first stage's copies 0.5-0.7 µs earlier. Results are the same either way (GPU test WsPrimeFirst).
+// first stage's copies 0.5-0.9 µs earlier. Results are the same either way (GPU test WsPrimeFirst).
 // Process-wide; the bench's QALG_WS_PRIME=0|1.
 void set_ws_prime_first(bool on);
 bool ws_prime_first();
