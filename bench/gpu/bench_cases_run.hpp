@@ -233,15 +233,23 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
     }
     std::printf("  parts ffn %s M=%d: qalg %.1f us%s (down %.1f, gate/up %.1f by difference); dense gate/up %.1f "
                 "silu %.1f down %.1f us\n",
-                name.c_str(), M, us[0], gpu::narrow_ffn() ? " (one kernel)" : "", us[1], us[0] - us[1], us[2], us[3], us[4]);
+                name.c_str(), M, us[0],
+                M == 1 && gpu::decode_fused_chunks(up, down, gpu::DType::bf16) != 0 ? " (one launch)"
+                : gpu::narrow_ffn()                                                 ? " (one kernel)"
+                                                                                    : "",
+                us[1], us[0] - us[1], us[2], us[3], us[4]);
   }
   const double fl = 3.0 * detail::plan_flops(up.plan(), rt);
   // M = 1 reads only the blocks of one type: one 2-byte weight per MAC, i.e. `fl` bytes.
   const double by = M == 1 ? fl : 2.0 * (3.0 * double(detail::used_weight_elems(up.plan())) + 2.0 * M * (D + F));
   // The decode's tile column names its register shapes (cols x lanes x unroll), gate/up + down.
-  const std::string tile = M == 1 ? "decode:" + gpu::decode_shape_name(gpu::decode_shape(up, 0, 2)) + "+" +
-                                        gpu::decode_shape_name(gpu::decode_shape(down, 0, 1))
-                                  : one_kernel ? "one-kernel" : "fused";
+  // (The fused decode, set_decode_fused: "decode:fused-cC", C CTAs per output group.)
+  const uint32_t fused = M == 1 ? gpu::decode_fused_chunks(up, down, gpu::DType::bf16) : 0;
+  const std::string tile = fused != 0 ? "decode:fused-c" + std::to_string(fused)
+                           : M == 1   ? "decode:" + gpu::decode_shape_name(gpu::decode_shape(up, 0, 2)) + "+" +
+                                          gpu::decode_shape_name(gpu::decode_shape(down, 0, 1))
+                           : one_kernel ? "one-kernel"
+                                        : "fused";
   row("table", "ffn", name, M, D, F, q, tile, i1 + "+" + i2, dense, alg,
       floor_us(fl, by), std::max(eh, ey), 1e-2);
   gpu::set_narrow_ffn(g_bench_narrow_ffn == 0 ? 0 : 1);  // the library's default again

@@ -262,6 +262,17 @@ int main(int argc, char** argv) {
   if (!flag("QALG_NARROW_ORDER", qalg::gpu::set_narrow_unit_order, "runs", "strided") ||
       !flag("QALG_DECODE_READY", qalg::gpu::set_decode_ready_counters))
     return 2;
+  // QALG_DECODE_FUSED=-1|0|1..8 (thirty-ninth session): the FFN decode in one launch (off, the rule's
+  // chunks, or that many per output group).
+  if (const char* v = std::getenv("QALG_DECODE_FUSED")) {
+    const std::string f = v;
+    static const char* const kFused[] = {"-1", "0", "1", "2", "3", "4", "5", "6", "7", "8"};
+    if (std::find(std::begin(kFused), std::end(kFused), f) == std::end(kFused)) {
+      std::cerr << "qalg_gpu_bench: QALG_DECODE_FUSED must be -1, 0 or 1 ... 8 (got '" << f << "')\n";
+      return 2;
+    }
+    qalg::gpu::set_decode_fused(std::stoi(f));
+  }
   // QALG_DECODE_RULE=fit|session10 and QALG_DECODE_SHAPES=ONE,TWO (cols x lanes x unroll, e.g.
   // 16x64x12,64x32x8; either may be empty = the rule's): the register decode's CTA shapes.
   if (const char* v = std::getenv("QALG_DECODE_RULE")) {

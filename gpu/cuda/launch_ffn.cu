@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ffn_decode_fused.cuh"
 #include "launch_common.cuh"
 #include "validate.hpp"
 
@@ -32,6 +33,7 @@ std::atomic<bool> g_decode_pdl{true};
 std::atomic<bool> g_ffn_pdl{false};  // set_ffn_dependent_launch (twenty-first session)
 std::atomic<bool> g_decode_deep{true};
 std::atomic<bool> g_decode_ready{false};  // set_decode_ready_counters (twenty-seventh session)
+std::atomic<int> g_decode_fused{-1};      // set_decode_fused (thirty-ninth session): -1 off
 std::atomic<FfnGateEngine> g_ffn_gate{FfnGateEngine::ws64x64};
 std::atomic<bool> g_ffn_gate_types{false};  // set_ffn_gate_item_order (twenty-second session)
 
@@ -247,6 +249,52 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
   launch_gemv_shape<T, NB, EPI>(i, ctas, la, after_prior, s);
 }
 
+// The fused decode (ffn_decode_fused.cuh): its chunk width for C chunks per output group, and the
+// number of chunks to launch (0: it does not apply). Chunks are multiples of 8 columns of h's
+// groups (16-byte copies), none empty, and a CTA's tiles fit in shared memory. The rule: the fewest
+// chunks whose grid (q · C CTAs) leaves at most 1/16 of the SMs idle (as choose_shape counts busy),
+// else the most that fit; `forced` (1 … 8) takes that many where it fits.
+constexpr uint32_t kFusedSmemMax = 227 * 1024;
+uint32_t fused_width(uint32_t r, uint32_t chunks) { return (r + 8 * chunks - 1) / (8 * chunks) * 8; }
+bool fused_fits(uint32_t s, uint32_t r, uint32_t chunks) {
+  const uint32_t w = fused_width(r, chunks);
+  return chunks >= 1 && chunks <= kFusedDecodeMaxChunks && (chunks - 1) * w < r &&
+         FusedDecodeLayout(s, w, chunks).total <= kFusedSmemMax;
+}
+uint32_t fused_chunks(const DevicePlan& up, const DevicePlan& down, DType t, int mode) {
+  if (mode < 0 || !(t == DType::bf16 || t == DType::f16) || !up.impl().decode_law || !down.impl().decode_law) return 0;
+  const uint32_t q = up.q(), s = up.plan().input_widths[0], r = up.plan().output_widths[0];
+  if (down.q() != q || down.plan().input_widths[0] != r || down.plan().output_widths[0] != s) return 0;
+  if (s % 8 != 0 || r % 8 != 0) return 0;
+  if (mode > 0) return fused_fits(s, r, uint32_t(mode)) ? uint32_t(mode) : 0;
+  const uint32_t sms = multiprocessors(), busy = sms - sms / 16;
+  uint32_t best = 0;
+  for (uint32_t c = 1; c <= kFusedDecodeMaxChunks; ++c) {
+    if (!fused_fits(s, r, c)) continue;
+    best = c;
+    if (uint64_t(q) * c >= busy) break;
+  }
+  return best;
+}
+template <typename T>
+void launch_fused_decode(const FusedDecodeArgs& a, uint32_t q, cudaStream_t st) {
+  auto kernel = ffn_decode_fused_kernel<T>;
+  static const cudaError_t attr =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kFusedSmemMax));
+  check_cuda(attr, "cudaFuncSetAttribute(ffn_decode_fused_kernel)");
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(q * a.chunks);
+  cfg.blockDim = dim3(kFusedDecodeThreads);
+  cfg.dynamicSmemBytes = FusedDecodeLayout(a.s, a.w, a.chunks).total;
+  cfg.stream = st;
+  cudaLaunchAttribute attrs[1];
+  attrs[0].id = cudaLaunchAttributeClusterDimension;
+  attrs[0].val.clusterDim.x = a.chunks, attrs[0].val.clusterDim.y = 1, attrs[0].val.clusterDim.z = 1;
+  cfg.attrs = attrs;
+  cfg.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, a), "ffn_decode_fused_kernel launch");
+}
+
 void check_type(const char* call, const DevicePlan& p, uint32_t type) {
   if (type >= p.q())
     throw std::invalid_argument(std::string(call) + ": type " + std::to_string(type) +
@@ -279,6 +327,16 @@ std::string decode_shape_name(DecodeShape s) {
 void set_decode_rule(DecodeRule r) { g_decode_rule = r; }
 void set_decode_ready_counters(bool on) { g_decode_ready = on; }
 bool decode_ready_counters() { return g_decode_ready.load(); }
+void set_decode_fused(int chunks) {
+  if (chunks < -1 || chunks > int(kFusedDecodeMaxChunks))
+    throw std::invalid_argument("set_decode_fused: chunks must be -1 (off), 0 (the rule's) or 1 ... 8, got " +
+                                std::to_string(chunks));
+  g_decode_fused = chunks;
+}
+int decode_fused() { return g_decode_fused.load(); }
+uint32_t decode_fused_chunks(const DevicePlan& up, const DevicePlan& down, DType dtype) {
+  return fused_chunks(up, down, dtype, g_decode_fused.load());
+}
 
 void set_decode_shapes(DecodeShape one_matrix, DecodeShape two_matrices) {
   const auto index = [](DecodeShape d, const std::vector<DecodeShape>& list, int m) {
@@ -396,6 +454,17 @@ void gated_ffn_decode(const DevicePlan& up, const DevicePlan& down, uint32_t typ
   check_matrix("gated_ffn_decode", "Wd", Wd, x.dtype, F, D);
   check_matrix("gated_ffn_decode", "h", h, x.dtype, 1, F);
   check_matrix("gated_ffn_decode", "y", y, x.dtype, 1, D);
+  // set_decode_fused: both projections in one launch (ffn_decode_fused.cuh) where it applies.
+  if (const uint32_t chunks = fused_chunks(up, down, x.dtype, g_decode_fused.load());
+      chunks != 0 && aligned16(Wg.data) && aligned16(Wu.data) && aligned16(Wd.data)) {
+    FusedDecodeArgs f;
+    f.x = x.data, f.wg = Wg.data, f.wu = Wu.data, f.wd = Wd.data, f.h = h.data, f.y = y.data;
+    f.s = up.plan().input_widths[0], f.r = up.plan().output_widths[0], f.type = type;
+    f.chunks = chunks, f.w = fused_width(f.r, chunks), f.D = D, f.F = F;
+    if (x.dtype == DType::bf16) launch_fused_decode<__nv_bfloat16>(f, up.q(), stream);
+    else launch_fused_decode<__half>(f, up.q(), stream);
+    return;
+  }
   GemmArgs a;
   a.A = x.data;
   a.B0 = Wg.data, a.B1 = Wu.data, a.ldb = F;

@@ -33,6 +33,8 @@ set(cases
     "QALG_NARROW_PREFETCH=9|QALG_NARROW_PREFETCH must be 0 to 8 \\(got '9'\\)"
     "QALG_NARROW_ORDER=rows|QALG_NARROW_ORDER must be runs or strided \\(got 'rows'\\)"
     "QALG_DECODE_READY=on|QALG_DECODE_READY must be 0 or 1 \\(got 'on'\\)"
+    "QALG_DECODE_FUSED=9|QALG_DECODE_FUSED must be -1, 0 or 1 ... 8 \\(got '9'\\)"
+    "QALG_DECODE_FUSED=on|QALG_DECODE_FUSED must be -1, 0 or 1 ... 8 \\(got 'on'\\)"
     "QALG_WIDE_M=4096|QALG_WIDE_M must be 8192 or 32768 \\(got '4096'\\)"
     "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")
 # Runs the bench with `command` (a list: an env prefix, or options after the fixed ones) and

@@ -500,6 +500,19 @@ void set_decode_engines(DecodeStaging staging, bool dependent_launch, bool deep_
 // The bench's QALG_DECODE_READY=0|1.
 void set_decode_ready_counters(bool on);
 bool decode_ready_counters();
+// gated_ffn_decode in one launch (thirty-ninth session; gpu/cuda/ffn_decode_fused.cuh): on the
+// complete-graph law for both plans with equal widths, s = D/q and r = F/q multiples of 8, 16-bit
+// types, a cluster of `chunks` CTAs per output group k each computes a chunk of h's groups k and
+// the row's type (the latter redundantly in every group), multiplies them into y_k's partial sums
+// and the cluster adds those in a fixed order: no CTA waits for another's results, and every
+// weight byte is requested at the kernel's start. h is written as by the two launches; y is
+// deterministic but sums h in another order than decode() does. chunks: -1 = off (two launches,
+// the default), 0 = the launcher's rule (the fewest chunks that keep all but 1/16 of the SMs busy),
+// 1 … 8 = that many where it fits in shared memory. Process-wide; the bench's QALG_DECODE_FUSED.
+// decode_fused_chunks: what gated_ffn_decode would launch for these plans (0: two launches).
+void set_decode_fused(int chunks);
+int decode_fused();
+uint32_t decode_fused_chunks(const DevicePlan& up, const DevicePlan& down, DType dtype);
 
 // The CTA of a register decode (twelfth session): `cols` output columns (8 per thread across),
 // `lanes` threads down the reduction, `unroll` rows per lane whose loads are all issued before the
