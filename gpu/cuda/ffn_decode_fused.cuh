@@ -32,6 +32,8 @@ namespace qalg::gpu::detail {
 
 constexpr int kFusedDecodeThreads = 256;
 constexpr uint32_t kFusedDecodeMaxChunks = 8;  // the portable cluster size
+// s and w at most 8 · kFusedDecodeThreads: a row's 16-byte pieces are at most one per thread.
+constexpr uint32_t kFusedDecodeMaxWidth = 8 * kFusedDecodeThreads;
 
 struct FusedDecodeArgs {
   const void* x = nullptr;
@@ -92,38 +94,42 @@ __global__ void __launch_bounds__(kFusedDecodeThreads) ffn_decode_fused_kernel(F
   const bool other = k != i;
   const uint32_t dk = other ? 2 * s : s;           // h_k's reduction: rows of i, then of k
   const FusedDecodeLayout L(s, w, C);
-  const int tid = threadIdx.x;
+  const uint32_t tid = threadIdx.x;
   const T* Wg = static_cast<const T*>(a.wg);
   const T* Wu = static_cast<const T*>(a.wu);
   const T* Wd = static_cast<const T*>(a.wd);
   const T* x = static_cast<const T*>(a.x);
   unsigned char* sm = fused_smem;
 
-  // 1. Every W byte of this CTA in flight: gate/up first (group 0), then Wd (group 1).
+  // 1. Every W byte of this CTA in flight: gate/up first (group 0), then Wd (group 1). A thread
+  //    copies one 16-byte piece p of every (256 / pieces)-th row: the divisions once, not per copy.
   const uint32_t seg = fw / 8;  // 16-byte pieces of a chunk row
-  for (uint32_t e = tid; e < dk * seg; e += kFusedDecodeThreads) {
-    const uint32_t row = e / seg, p = e % seg;
-    const uint64_t grow = row < s ? uint64_t(i) * s + row : uint64_t(k) * s + (row - s);
-    const uint64_t off = grow * a.F + uint64_t(k) * r + f0 + p * 8;
-    const uint32_t dst = row * w * 2 + p * 16;
-    cp_async16(sm + L.gk + dst, Wg + off, true);
-    cp_async16(sm + L.uk + dst, Wu + off, true);
-  }
-  if (other)
-    for (uint32_t e = tid; e < s * seg; e += kFusedDecodeThreads) {
-      const uint32_t row = e / seg, p = e % seg;
-      const uint64_t off = (uint64_t(i) * s + row) * a.F + uint64_t(i) * r + f0 + p * 8;
+  {
+    const uint32_t p = tid % seg, step = kFusedDecodeThreads / seg;
+    for (uint32_t row = tid / seg; row < dk && tid < step * seg; row += step) {
+      const uint64_t grow = row < s ? uint64_t(i) * s + row : uint64_t(k) * s + (row - s);
+      const uint64_t off = grow * a.F + uint64_t(k) * r + f0 + p * 8;
       const uint32_t dst = row * w * 2 + p * 16;
-      cp_async16(sm + L.gi + dst, Wg + off, true);
-      cp_async16(sm + L.ui + dst, Wu + off, true);
+      cp_async16(sm + L.gk + dst, Wg + off, true);
+      cp_async16(sm + L.uk + dst, Wu + off, true);
     }
+    if (other)
+      for (uint32_t row = tid / seg; row < s && tid < step * seg; row += step) {
+        const uint64_t off = (uint64_t(i) * s + row) * a.F + uint64_t(i) * r + f0 + p * 8;
+        const uint32_t dst = row * w * 2 + p * 16;
+        cp_async16(sm + L.gi + dst, Wg + off, true);
+        cp_async16(sm + L.ui + dst, Wu + off, true);
+      }
+  }
   cp_async_commit();
   const uint32_t dseg = s / 8, drows = other ? 2 * fw : fw;
-  for (uint32_t e = tid; e < drows * dseg; e += kFusedDecodeThreads) {
-    const uint32_t row = e / dseg, p = e % dseg;
-    const uint64_t frow = row < fw ? uint64_t(i) * r + f0 + row : uint64_t(k) * r + f0 + (row - fw);
-    const uint32_t srow = row < fw ? row : w + (row - fw);
-    cp_async16(sm + L.dd + srow * s * 2 + p * 16, Wd + frow * a.D + uint64_t(k) * s + p * 8, true);
+  {
+    const uint32_t p = tid % dseg, step = kFusedDecodeThreads / dseg;
+    for (uint32_t row = tid / dseg; row < drows && tid < step * dseg; row += step) {
+      const uint64_t frow = row < fw ? uint64_t(i) * r + f0 + row : uint64_t(k) * r + f0 + (row - fw);
+      const uint32_t srow = row < fw ? row : w + (row - fw);
+      cp_async16(sm + L.dd + srow * s * 2 + p * 16, Wd + frow * a.D + uint64_t(k) * s + p * 8, true);
+    }
   }
   cp_async_commit();
   grid_dependency_wait();  // (x may come from a grid this one was launched after by PDL)

@@ -258,7 +258,8 @@ constexpr uint32_t kFusedSmemMax = 227 * 1024;
 uint32_t fused_width(uint32_t r, uint32_t chunks) { return (r + 8 * chunks - 1) / (8 * chunks) * 8; }
 bool fused_fits(uint32_t s, uint32_t r, uint32_t chunks) {
   const uint32_t w = fused_width(r, chunks);
-  return chunks >= 1 && chunks <= kFusedDecodeMaxChunks && (chunks - 1) * w < r &&
+  return chunks >= 1 && chunks <= kFusedDecodeMaxChunks && (chunks - 1) * w < r && w <= kFusedDecodeMaxWidth &&
+         s <= kFusedDecodeMaxWidth &&
          FusedDecodeLayout(s, w, chunks).total <= kFusedSmemMax;
 }
 uint32_t fused_chunks(const DevicePlan& up, const DevicePlan& down, DType t, int mode) {
