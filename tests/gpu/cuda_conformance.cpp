@@ -140,9 +140,13 @@ void run_conformance(const TableCase& c, DType t, bool integer, uint64_t M, uint
     check(x, "ffn/H", M, K, N, H.download(), gv);
     ref_down.forward(types, H.view(), Wd.view(), yf.p);  // down reference on the kernel's H
     check(x, "ffn/Y", M, K, N, Yf.download(), yf.download());
-    // Decode form for type 0 and the last type (the diagonal block of the last group).
+    // Decode form for type 0 and the last type (the diagonal block of the last group); then again
+    // in one launch (set_decode_fused) where that applies, rows tagged "/fused".
     DevMatrix x1(t, 1, K), h1(t, 1, N), y1(t, 1, K);
+    for (int fused : {-1, 0})
     for (uint32_t type : {0u, q - 1}) {
+      set_decode_fused(fused);
+      if (fused == 0 && decode_fused_chunks(plan, down_plan, t) == 0) break;
       x1.upload(random_values(rng, t, K, 1.0f));
       h1.poison();
       y1.poison();
@@ -153,11 +157,12 @@ void run_conformance(const TableCase& c, DType t, bool integer, uint64_t M, uint
       ref.forward({type}, x1.view(), Wu.view(), u1.p);
       auto g1v = g1.download(), u1v = u1.download();
       for (size_t e = 0; e < g1v.size(); ++e) g1v[e] = g1v[e] / (1.0f + std::exp(-g1v[e])) * u1v[e];
-      const std::string at = type == 0 ? "" : "/type" + std::to_string(type);
+      const std::string at = (type == 0 ? "" : "/type" + std::to_string(type)) + (fused == 0 ? "/fused" : "");
       check(x, "ffn-decode/h" + at, 1, K, N, h1.download(), g1v);
       ref_down.forward({type}, h1.view(), Wd.view(), y1r.p);
       check(x, "ffn-decode/y" + at, 1, K, N, y1.download(), y1r.download());
     }
+    set_decode_fused(-1);
   }
 }
 
