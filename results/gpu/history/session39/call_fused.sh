@@ -9,6 +9,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 nvidia-smi --query-gpu=name --format=csv,noheader
-T_FILTER='FfnDecodeFused.*:FfnDecode.*:DecodeShapes.*:PaperConformance.DeepDecodes:PaperConformance.GatedFfnQwen3_1_7B_q32' \
-  T_TESTS=150 AB_REF_SELF=1 AB_SUITES=dec AB_HEAD_ENVS=${AB_HEAD_ENVS:-"rule:QALG_DECODE_FUSED=0 c8:QALG_DECODE_FUSED=8"} AB_ROUNDS=${AB_ROUNDS:-2} \
+T_FILTER=${T_FILTER:-'FfnDecodeFused.*:FfnDecode.*:DecodeShapes.*:PaperConformance.DeepDecodes:PaperConformance.GatedFfnQwen3_1_7B_q32'} \
+  T_TESTS=${T_TESTS:-150} AB_REF_SELF=1 AB_SUITES=dec AB_HEAD_ENVS=${AB_HEAD_ENVS:-"rule:QALG_DECODE_FUSED=0 c8:QALG_DECODE_FUSED=8"} AB_ROUNDS=${AB_ROUNDS:-2} \
   STEPS="tests ab" DEADLINE=${DEADLINE:-540} bash scripts/device_session20.sh "${1:?usage: call_fused.sh OUT}" 2>&1 | tail -80
