@@ -25,6 +25,9 @@
 // The sum over the chunks is in a fixed order: y is the same on every run (not bit-equal to the
 // two launches', whose down projection sums h in another order). h is bit-equal to theirs where
 // the gate/up sums are exact (e.g. integer inputs); else within FP32 rounding of the sums.
+// Measured (thirty-ninth session, H100, results/gpu/history/session39/call1): correct, and slower
+// than the two launches on four of the five paper decodes, the more so the more bytes a CTA copies
+// (Qwen3-8B, 197 KB per CTA: 13.3 -> 26.4 µs; the 30B expert, 14 KB: 6.9 -> 6.6). Off by default.
 #include "mbarrier.cuh"
 #include "mma_primitives.cuh"
 

@@ -506,7 +506,9 @@ bool decode_ready_counters();
 // the row's type (the latter redundantly in every group), multiplies them into y_k's partial sums
 // and the cluster adds those in a fixed order: no CTA waits for another's results, and every
 // weight byte is requested at the kernel's start. h is written as by the two launches; y is
-// deterministic but sums h in another order than decode() does. chunks: -1 = off (two launches,
+// deterministic but sums h in another order than decode() does. Off by default: on an H100 it was
+// slower on four of the five paper decodes (Qwen3-8B 13.3 -> 26.4 µs, 1.7B 8.6 -> 10.3; the 30B
+// expert 6.9 -> 6.6), results/gpu/README.md "Thirty-ninth session". chunks: -1 = off (two launches,
 // the default), 0 = the launcher's rule (the fewest chunks that keep all but 1/16 of the SMs busy),
 // 1 … 8 = that many where it fits in shared memory. Process-wide; the bench's QALG_DECODE_FUSED.
 // decode_fused_chunks: what gated_ffn_decode would launch for these plans (0: two launches).
