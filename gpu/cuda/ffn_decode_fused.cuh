@@ -27,7 +27,7 @@
 // the gate/up sums are exact (e.g. integer inputs); else within FP32 rounding of the sums.
 // Measured (thirty-ninth session, H100, results/gpu/history/session39/call1): correct, and slower
 // than the two launches on four of the five paper decodes, the more so the more bytes a CTA copies
-// (Qwen3-8B, 197 KB per CTA: 13.3 -> 26.4 µs; the 30B expert, 14 KB: 6.9 -> 6.6). Off by default.
+// (Qwen3-8B, 197 KB per CTA: 13.3 -> 26.4 µs; the 30B expert, 8 KB: 6.9 -> 6.6). Off by default.
 #include "mbarrier.cuh"
 #include "mma_primitives.cuh"
 
