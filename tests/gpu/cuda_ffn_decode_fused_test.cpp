@@ -99,21 +99,15 @@ TEST(FfnDecodeFused, HiddenRowAsTwoLaunchesAndOutputWithinRounding) {
           const double tol = std::fabs(yr[e]) * std::ldexp(1.0, -8) + depth * std::ldexp(1.0, -23) * mag[e];
           ASSERT_LE(std::fabs(double(yv[e]) - yr[e]), tol) << where << ", y[" << e << "] = " << yv[e] << " against " << yr[e];
         }
-        cudaGraph_t graph;
-        cudaGraphExec_t exec;
-        cuda_ok(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal), "capture");
-        gated_ffn_decode(up, down, type, x.view(), Wg.view(), Wu.view(), Wd.view(), h1.view(), y1.view(), st);
-        cuda_ok(cudaStreamEndCapture(st, &graph), "end capture");
-        cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+        const CapturedGraph graph(st, [&](cudaStream_t s) {
+          gated_ffn_decode(up, down, type, x.view(), Wg.view(), Wu.view(), Wd.view(), h1.view(), y1.view(), s);
+        });
         for (int rep = 0; rep < 5; ++rep) {
           h1.poison(), y1.poison();
-          cuda_ok(cudaGraphLaunch(exec, st), "launch");
-          cuda_ok(cudaStreamSynchronize(st), "sync");
+          graph.launch();
           ASSERT_EQ(hv, h1.download()) << where << ", replay " << rep;
           ASSERT_EQ(yv, y1.download()) << where << ", replay " << rep;
         }
-        cudaGraphExecDestroy(exec);
-        cudaGraphDestroy(graph);
       }
     }
     cudaStreamDestroy(st);

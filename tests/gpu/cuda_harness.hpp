@@ -140,6 +140,31 @@ std::string error_of(F&& f) {
   return "(no error)";
 }
 
+// What f(stream) enqueues, captured once into a CUDA graph; launch() replays it and waits.
+class CapturedGraph {
+ public:
+  template <class F>
+  CapturedGraph(cudaStream_t s, F&& f) : s_(s) {
+    cudaGraph_t g;
+    cuda_ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+    f(s);
+    cuda_ok(cudaStreamEndCapture(s, &g), "end capture");
+    cuda_ok(cudaGraphInstantiate(&exec_, g, 0), "instantiate");
+    cudaGraphDestroy(g);
+  }
+  ~CapturedGraph() { cudaGraphExecDestroy(exec_); }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+  void launch() const {
+    cuda_ok(cudaGraphLaunch(exec_, s_), "launch");
+    cuda_ok(cudaStreamSynchronize(s_), "sync");
+  }
+
+ private:
+  cudaStream_t s_;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 inline std::vector<float> integer_values(std::mt19937_64& rng, size_t n, int lim) {
   std::uniform_int_distribution<int> d(-lim, lim);
   std::vector<float> v(n);

@@ -194,21 +194,15 @@ TEST(FfnDecode, DependentLaunchReadsTheFinishedHiddenRow) {
       decode(down, type, h.view(), Wd.view(), y_plain.view(), st);  // no PDL: after gate/up by stream order
       cuda_ok(cudaStreamSynchronize(st), "sync");
       ASSERT_EQ(yv, y_plain.download()) << "mode " << bulk << ", eager, q = " << c.q << ", type " << type;
-      cudaGraph_t graph;
-      cudaGraphExec_t exec;
-      cuda_ok(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal), "capture");
-      gated_ffn_decode(up, down, type, x.view(), Wg.view(), Wu.view(), Wd.view(), h.view(), y.view(), st);
-      cuda_ok(cudaStreamEndCapture(st, &graph), "end capture");
-      cuda_ok(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+      const CapturedGraph graph(st, [&](cudaStream_t s) {
+        gated_ffn_decode(up, down, type, x.view(), Wg.view(), Wu.view(), Wd.view(), h.view(), y.view(), s);
+      });
       for (int rep = 0; rep < 20; ++rep) {
         h.poison(), y.poison();
-        cuda_ok(cudaGraphLaunch(exec, st), "launch");
-        cuda_ok(cudaStreamSynchronize(st), "sync");
+        graph.launch();
         ASSERT_EQ(hv, h.download()) << "mode " << bulk << ", graph, q = " << c.q << ", type " << type << ", replay " << rep;
         ASSERT_EQ(yv, y.download()) << "mode " << bulk << ", graph, q = " << c.q << ", type " << type << ", replay " << rep;
       }
-      cudaGraphExecDestroy(exec);
-      cudaGraphDestroy(graph);
     }
     cudaStreamDestroy(st);
   }
