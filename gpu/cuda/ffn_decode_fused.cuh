@@ -28,15 +28,21 @@
 // Measured (thirty-ninth session, H100, results/gpu/history/session39/call1): correct, and slower
 // than the two launches on four of the five paper decodes, the more so the more bytes a CTA copies
 // (Qwen3-8B, 197 KB per CTA: 13.3 -> 26.4 µs; the 30B expert, 8 KB: 6.9 -> 6.6). Off by default.
+// Fortieth session, two suspected causes changed (not yet measured): steps 2 and 3 summed with
+// 4-byte shared loads and 4 to 8 lanes per column pair (the 8B's h: 128 dependent steps per thread)
+// now use 16-byte loads, 512 threads and 4 · (warps per unit block) lanes (~13 steps); and the
+// launcher's rule takes only chunk counts whose q clusters are resident at once (the 8B's 4 CTAs
+// of 197 KB, one per SM, in clusters within a GPC may not all fit: 26.4 is 2 × 13.3).
 #include "mbarrier.cuh"
 #include "mma_primitives.cuh"
 
 namespace qalg::gpu::detail {
 
-constexpr int kFusedDecodeThreads = 256;
+constexpr int kFusedDecodeThreads = 512;
+constexpr uint32_t kFusedDecodeWarps = kFusedDecodeThreads / 32;
 constexpr uint32_t kFusedDecodeMaxChunks = 8;  // the portable cluster size
-// s and w at most 8 · kFusedDecodeThreads: a row's 16-byte pieces are at most one per thread.
-constexpr uint32_t kFusedDecodeMaxWidth = 8 * kFusedDecodeThreads;
+// s and w at most 2048: a row's 16-byte pieces are at most one per thread (256 ≤ 512).
+constexpr uint32_t kFusedDecodeMaxWidth = 2048;
 
 struct FusedDecodeArgs {
   const void* x = nullptr;
@@ -49,12 +55,24 @@ struct FusedDecodeArgs {
   uint64_t D = 0, F = 0;                                // leading dimensions of W (F) and Wd (D)
 };
 
+// The sums in steps 2 and 3 (fortieth session): a warp takes 8 units of 8 columns (16-byte loads;
+// a quarter warp reads 128 contiguous bytes of one row: no bank conflicts) and 4 lanes down the
+// reduction; W warps take the same 8 units (W · 4 lanes per unit). Lanes add by warp shuffles,
+// warps through a slot of shared memory per (warp lane, unit block), summed in a fixed order.
+// Slots: blocks ≤ warps: (warps / blocks) · blocks ≤ warps; else one warp lane, a slot per block.
+__host__ __device__ constexpr uint32_t fused_blocks(uint32_t units) { return (units + 7) / 8; }
+__host__ __device__ constexpr uint32_t fused_slots(uint32_t units) {
+  return fused_blocks(units) > kFusedDecodeWarps ? fused_blocks(units) : kFusedDecodeWarps;
+}
+
 // Byte offsets into the dynamic shared memory (16-bit types; s, w multiples of 8, so every row of
 // every tile starts on 16 bytes): gate and up at the rows of groups i then k (2s rows of w), gate
 // and up at the rows of i for h_i (s rows), Wd's rows (w of h_i's chunk, then w of h_k's) at s
-// columns, then x_i and x_k (floats), h_i's and h_k's chunks (floats), the partial sums (C × s).
+// columns, then x_i and x_k (floats), h_i's and h_k's chunks (floats), the partial sums (C × s),
+// the warps' slots (step 2: 64 columns of gate and of up per slot, ≤ w/4 units; step 3: 64
+// columns of y_k, s/8 units).
 struct FusedDecodeLayout {
-  uint32_t gk = 0, uk = 0, gi = 0, ui = 0, dd = 0, xs = 0, hs = 0, part = 0, total = 0;
+  uint32_t gk = 0, uk = 0, gi = 0, ui = 0, dd = 0, xs = 0, hs = 0, part = 0, red = 0, total = 0;
   __host__ __device__ FusedDecodeLayout(uint32_t s, uint32_t w, uint32_t chunks) {
     const uint32_t row = w * 2;
     uk = gk + 2 * s * row;
@@ -64,7 +82,23 @@ struct FusedDecodeLayout {
     xs = dd + 2 * w * s * 2;
     hs = xs + 2 * s * 4;
     part = hs + 2 * w * 4;
-    total = part + chunks * s * 4;
+    red = part + chunks * s * 4;
+    const uint32_t red2 = fused_slots(w / 4) * 128 * 4, red3 = fused_slots(s / 8) * 64 * 4;
+    total = red + (red2 > red3 ? red2 : red3);
+  }
+};
+
+// Which unit block and warp lane this warp sums (units: 8-column units of the sum): with W = the
+// warp lanes per block, warp wi takes block wi % blocks as lane wi / blocks (warps past W · blocks
+// idle), or, with more blocks than warps, blocks wi, wi + warps, … as lane 0.
+struct FusedWarpRole {
+  uint32_t blocks, lanes_w, wl, first, stride;
+  __device__ __forceinline__ FusedWarpRole(uint32_t units, uint32_t wi) {
+    blocks = fused_blocks(units);
+    lanes_w = blocks >= kFusedDecodeWarps ? 1 : kFusedDecodeWarps / blocks;
+    wl = lanes_w > 1 ? wi / blocks : 0;
+    first = lanes_w > 1 ? (wl < lanes_w ? wi % blocks : blocks) : wi;
+    stride = lanes_w > 1 ? blocks : kFusedDecodeWarps;
   }
 };
 
@@ -75,13 +109,13 @@ __device__ __forceinline__ void st_shared_cluster_f32(float* p, uint32_t cta, fl
                : "memory");
 }
 
-// Two adjacent 16-bit elements (4-byte aligned: even columns of rows of even width) as floats.
+// Eight 16-bit elements at a 16-byte aligned shared address, as floats.
 template <typename T>
-__device__ __forceinline__ void load2(const T* p, float (&v)[2]) {
-  const uint32_t raw = *reinterpret_cast<const uint32_t*>(p);
-  T e[2];
-  memcpy(e, &raw, 4);
-  v[0] = to_float(e[0]), v[1] = to_float(e[1]);
+__device__ __forceinline__ void lds8(const T* p, float (&v)[8]) {
+  const uint4 raw = *reinterpret_cast<const uint4*>(p);
+  const T* e = reinterpret_cast<const T*>(&raw);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) v[i] = to_float(e[i]);
 }
 
 template <typename T>
@@ -105,7 +139,7 @@ __global__ void __launch_bounds__(kFusedDecodeThreads) ffn_decode_fused_kernel(F
   unsigned char* sm = fused_smem;
 
   // 1. Every W byte of this CTA in flight: gate/up first (group 0), then Wd (group 1). A thread
-  //    copies one 16-byte piece p of every (256 / pieces)-th row: the divisions once, not per copy.
+  //    copies one 16-byte piece p of every (threads / pieces)-th row: the divisions once, not per copy.
   const uint32_t seg = fw / 8;  // 16-byte pieces of a chunk row
   {
     const uint32_t p = tid % seg, step = kFusedDecodeThreads / seg;
@@ -142,73 +176,100 @@ __global__ void __launch_bounds__(kFusedDecodeThreads) ffn_decode_fused_kernel(F
   cp_async_wait<1>();
   __syncthreads();
 
-  // 2. h_k's chunk (units u < fw/2: column pairs of gk/uk) and h_i's (fw/2 ≤ u < fw: of gi/ui),
-  //    la lanes per unit down the reduction (a power of two, 4 … 32: the units of the CTA's
-  //    threads). hs[0, w): h_i's chunk; hs[w, 2w): h_k's (k ≠ i; h_k is h_i for k = i).
+  // 2. h_k's chunk (units u < fw/8: 8 columns of gk/uk) and h_i's (fw/8 ≤ u < 2fw/8: of gi/ui),
+  //    each summed by the warp lanes of FusedWarpRole, 4 lanes per warp. hs[0, w): h_i's chunk;
+  //    hs[w, 2w): h_k's (k ≠ i; h_k is h_i for k = i).
   float* hs = reinterpret_cast<float*>(sm + L.hs);
+  float* red = reinterpret_cast<float*>(sm + L.red);
   T* h = static_cast<T*>(a.h);
-  const uint32_t pairs = fw / 2, units = other ? 2 * pairs : pairs;
-  uint32_t la = 32;
-  while (la > 4 && units * la > kFusedDecodeThreads) la /= 2;
-  const uint32_t lane_a = tid % la;
-  for (uint32_t base = 0; base < units; base += kFusedDecodeThreads / la) {  // (the same trips in every warp)
-    const uint32_t u = base + tid / la;
-    const bool on = u < units, is_k = u < pairs;
-    const uint32_t col = 2 * (is_k ? u : u - pairs), depth = on ? (is_k ? dk : s) : 0;
-    const T* G = reinterpret_cast<const T*>(sm + (is_k ? L.gk : L.gi));
-    const T* U = reinterpret_cast<const T*>(sm + (is_k ? L.uk : L.ui));
-    float g[2] = {0.0f, 0.0f}, up[2] = {0.0f, 0.0f};
-    for (uint32_t row = lane_a; row < depth; row += la) {
-      const float xv = xs[row];
-      float gv[2], uv[2];
-      load2(G + row * w + col, gv), load2(U + row * w + col, uv);
+  const uint32_t wi = tid / 32, li = tid % 32;
+  const uint32_t kunits = fw / 8, units = other ? 2 * kunits : kunits;
+  {
+    const FusedWarpRole R(units, wi);
+    const uint32_t lanes = 4 * R.lanes_w, lane = 4 * R.wl + li / 8;
+    for (uint32_t ub = R.first; ub < R.blocks; ub += R.stride) {  // (uniform in the warp)
+      const uint32_t u = ub * 8 + li % 8;
+      const bool is_k = u < kunits;
+      const uint32_t col = 8 * (is_k ? u : u - kunits), depth = u < units ? (is_k ? dk : s) : 0;
+      const T* G = reinterpret_cast<const T*>(sm + (is_k ? L.gk : L.gi)) + col;
+      const T* U = reinterpret_cast<const T*>(sm + (is_k ? L.uk : L.ui)) + col;
+      float g[8] = {}, up[8] = {};
+#pragma unroll 2
+      for (uint32_t row = lane; row < depth; row += lanes) {
+        const float xv = xs[row];
+        float gv[8], uv[8];
+        lds8(G + row * w, gv), lds8(U + row * w, uv);
 #pragma unroll
-      for (int e = 0; e < 2; ++e) g[e] = fmaf(xv, gv[e], g[e]), up[e] = fmaf(xv, uv[e], up[e]);
+        for (int e = 0; e < 8; ++e) g[e] = fmaf(xv, gv[e], g[e]), up[e] = fmaf(xv, uv[e], up[e]);
+      }
+#pragma unroll
+      for (int e = 0; e < 8; ++e)
+        for (uint32_t o = 8; o <= 16; o *= 2) {
+          g[e] += __shfl_xor_sync(0xffffffffu, g[e], o);
+          up[e] += __shfl_xor_sync(0xffffffffu, up[e], o);
+        }
+      if (li < 8) {
+        float* slot = red + (R.wl * R.blocks + ub) * 128 + li * 16;
+#pragma unroll
+        for (int e = 0; e < 8; ++e) slot[e] = g[e], slot[8 + e] = up[e];
+      }
     }
-    for (uint32_t o = la / 2; o >= 1; o /= 2)
-#pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        g[e] += __shfl_xor_sync(0xffffffffu, g[e], o);
-        up[e] += __shfl_xor_sync(0xffffffffu, up[e], o);
+    __syncthreads();
+    for (uint32_t j = tid; j < units * 8; j += kFusedDecodeThreads) {  // the warp lanes in order
+      const uint32_t u = j / 8, e = j % 8, ub = u / 8;
+      float g = 0.0f, up = 0.0f;
+      for (uint32_t l = 0; l < R.lanes_w; ++l) {
+        const float* slot = red + (l * R.blocks + ub) * 128 + (u % 8) * 16;
+        g += slot[e], up += slot[8 + e];
       }
-    if (on && lane_a == 0)
-#pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const T hv = from_float<T>(silu_mul(g[e], up[e]));
-        hs[is_k && other ? w + col + e : col + e] = to_float(hv);
-        if (is_k) h[uint64_t(k) * r + f0 + col + e] = hv;  // (h_i's chunk is stored by CTA (i, c))
-      }
+      const bool is_k = u < kunits;
+      const uint32_t col = 8 * (is_k ? u : u - kunits) + e;
+      const T hv = from_float<T>(silu_mul(g, up));
+      hs[is_k && other ? w + col : col] = to_float(hv);
+      if (is_k) h[uint64_t(k) * r + f0 + col] = hv;  // (h_i's chunk is stored by CTA (i, c))
+    }
   }
   cp_async_wait<0>();
-  __syncthreads();
+  __syncthreads();  // Wd's rows, hs, and the slots free again
 
-  // 3. y_k's partial sums: s/2 column pairs, lb lanes (a power of two, 1 … 16) per pair down the
-  //    drows rows; each sum goes to the CTA that owns its column in step 4.
-  const uint32_t cpairs = s / 2;
-  uint32_t lb = 16;
-  while (lb > 1 && cpairs * lb > kFusedDecodeThreads) lb /= 2;
-  const uint32_t lane_b = tid % lb;
+  // 3. y_k's partial sums over this CTA's drows rows of Wd (8-column units of y_k's s columns, the
+  //    same warp roles); each sum goes to the CTA that owns its column in step 4.
   const uint32_t S = (s + C - 1) / C;  // y_k's columns per CTA in step 4
   const T* Ds = reinterpret_cast<const T*>(sm + L.dd);
   float* part = reinterpret_cast<float*>(sm + L.part);
-  asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");  // every CTA of the cluster runs
-  for (uint32_t base = 0; base < cpairs; base += kFusedDecodeThreads / lb) {
-    const uint32_t cp = base + tid / lb, col = 2 * cp;
-    const bool on = cp < cpairs;
-    float acc[2] = {0.0f, 0.0f};
-    if (on)
-      for (uint32_t row = lane_b; row < drows; row += lb) {
+  {
+    const uint32_t yunits = s / 8;
+    const FusedWarpRole R(yunits, wi);
+    const uint32_t lanes = 4 * R.lanes_w, lane = 4 * R.wl + li / 8;
+    for (uint32_t ub = R.first; ub < R.blocks; ub += R.stride) {
+      const uint32_t u = ub * 8 + li % 8, depth = u < yunits ? drows : 0;
+      float acc[8] = {};
+#pragma unroll 2
+      for (uint32_t row = lane; row < depth; row += lanes) {
         const uint32_t srow = row < fw ? row : w + (row - fw);
-        float dv[2];
-        load2(Ds + srow * s + col, dv);
-        acc[0] = fmaf(hs[srow], dv[0], acc[0]), acc[1] = fmaf(hs[srow], dv[1], acc[1]);
+        const float hv = hs[srow];
+        float dv[8];
+        lds8(Ds + srow * s + 8 * u, dv);
+#pragma unroll
+        for (int e = 0; e < 8; ++e) acc[e] = fmaf(hv, dv[e], acc[e]);
       }
-    for (uint32_t o = lb / 2; o >= 1; o /= 2)
 #pragma unroll
-      for (int e = 0; e < 2; ++e) acc[e] += __shfl_xor_sync(0xffffffffu, acc[e], o);
-    if (on && lane_b == 0)
+      for (int e = 0; e < 8; ++e)
+        for (uint32_t o = 8; o <= 16; o *= 2) acc[e] += __shfl_xor_sync(0xffffffffu, acc[e], o);
+      if (li < 8) {
+        float* slot = red + (R.wl * R.blocks + ub) * 64 + li * 8;
 #pragma unroll
-      for (int e = 0; e < 2; ++e) st_shared_cluster_f32(part + c * s + col + e, (col + e) / S, acc[e]);
+        for (int e = 0; e < 8; ++e) slot[e] = acc[e];
+      }
+    }
+    __syncthreads();
+    asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");  // every CTA of the cluster runs
+    for (uint32_t col = tid; col < s; col += kFusedDecodeThreads) {
+      const uint32_t u = col / 8, ub = u / 8;
+      float v = 0.0f;
+      for (uint32_t l = 0; l < R.lanes_w; ++l) v += red[(l * R.blocks + ub) * 64 + (u % 8) * 8 + col % 8];
+      st_shared_cluster_f32(part + c * s + col, col / S, v);
+    }
   }
   cluster_sync();  // every partial sum is in its owner's shared memory
 

@@ -1,7 +1,10 @@
 // Entry points of decoding (one row) and the gated FFN (gate/up merged, SiLU, down).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -251,9 +254,12 @@ void launch_gemv(const DevicePlan& p, uint32_t type, GemmArgs a, cudaStream_t s,
 
 // The fused decode (ffn_decode_fused.cuh): its chunk width for C chunks per output group, and the
 // number of chunks to launch (0: it does not apply). Chunks are multiples of 8 columns of h's
-// groups (16-byte copies), none empty, and a CTA's tiles fit in shared memory. The rule: the fewest
-// chunks whose grid (q · C CTAs) leaves at most 1/16 of the SMs idle (as choose_shape counts busy),
-// else the most that fit; `forced` (1 … 8) takes that many where it fits.
+// groups (16-byte copies), none empty, and a CTA's tiles fit in shared memory. The rule: among the
+// chunk counts whose q clusters are all resident at once (cudaOccupancyMaxActiveClusters: a
+// cluster's CTAs share a GPC, so one CTA per SM in clusters of C can leave SMs unusable and a
+// second wave doubles the time), the fewest whose grid (q · C CTAs) leaves at most 1/16 of the SMs
+// idle (as choose_shape counts busy), else the most; with none resident at once, the most that
+// fit. `forced` (1 … 8) takes that many where it fits.
 constexpr uint32_t kFusedSmemMax = 227 * 1024;
 uint32_t fused_width(uint32_t r, uint32_t chunks) { return (r + 8 * chunks - 1) / (8 * chunks) * 8; }
 bool fused_fits(uint32_t s, uint32_t r, uint32_t chunks) {
@@ -262,6 +268,47 @@ bool fused_fits(uint32_t s, uint32_t r, uint32_t chunks) {
          s <= kFusedDecodeMaxWidth &&
          FusedDecodeLayout(s, w, chunks).total <= kFusedSmemMax;
 }
+template <typename T>
+cudaLaunchConfig_t fused_config(const FusedDecodeArgs& a, uint32_t q, cudaStream_t st, cudaLaunchAttribute* attrs) {
+  static const cudaError_t attr = cudaFuncSetAttribute(ffn_decode_fused_kernel<T>,
+                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(kFusedSmemMax));
+  check_cuda(attr, "cudaFuncSetAttribute(ffn_decode_fused_kernel)");
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(q * a.chunks);
+  cfg.blockDim = dim3(kFusedDecodeThreads);
+  cfg.dynamicSmemBytes = FusedDecodeLayout(a.s, a.w, a.chunks).total;
+  cfg.stream = st;
+  attrs[0].id = cudaLaunchAttributeClusterDimension;
+  attrs[0].val.clusterDim.x = a.chunks, attrs[0].val.clusterDim.y = 1, attrs[0].val.clusterDim.z = 1;
+  cfg.attrs = attrs;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+// How many clusters of `chunks` CTAs of this shape the device holds at once (cached per device,
+// type and shape: the query is a driver call, and the rule runs at every launch).
+uint32_t fused_resident_clusters(uint32_t s, uint32_t r, uint32_t chunks, DType t) {
+  static std::mutex m;
+  static std::map<std::array<uint32_t, 5>, uint32_t> cache;
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+  const std::array<uint32_t, 5> key{uint32_t(dev), uint32_t(t), s, r, chunks};
+  std::lock_guard<std::mutex> lock(m);
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  FusedDecodeArgs a;
+  a.s = s, a.r = r, a.chunks = chunks, a.w = fused_width(r, chunks);
+  cudaLaunchAttribute attrs[1];
+  int n = 0;
+  if (t == DType::bf16) {
+    const cudaLaunchConfig_t cfg = fused_config<__nv_bfloat16>(a, 1, nullptr, attrs);
+    check_cuda(cudaOccupancyMaxActiveClusters(&n, ffn_decode_fused_kernel<__nv_bfloat16>, &cfg),
+               "cudaOccupancyMaxActiveClusters(ffn_decode_fused_kernel)");
+  } else {
+    const cudaLaunchConfig_t cfg = fused_config<__half>(a, 1, nullptr, attrs);
+    check_cuda(cudaOccupancyMaxActiveClusters(&n, ffn_decode_fused_kernel<__half>, &cfg),
+               "cudaOccupancyMaxActiveClusters(ffn_decode_fused_kernel)");
+  }
+  return cache[key] = uint32_t(n < 0 ? 0 : n);
+}
 uint32_t fused_chunks(const DevicePlan& up, const DevicePlan& down, DType t, int mode) {
   if (mode < 0 || !(t == DType::bf16 || t == DType::f16) || !up.impl().decode_law || !down.impl().decode_law) return 0;
   const uint32_t q = up.q(), s = up.plan().input_widths[0], r = up.plan().output_widths[0];
@@ -269,31 +316,21 @@ uint32_t fused_chunks(const DevicePlan& up, const DevicePlan& down, DType t, int
   if (s % 8 != 0 || r % 8 != 0) return 0;
   if (mode > 0) return fused_fits(s, r, uint32_t(mode)) ? uint32_t(mode) : 0;
   const uint32_t sms = multiprocessors(), busy = sms - sms / 16;
-  uint32_t best = 0;
+  uint32_t fit = 0, resident = 0;
   for (uint32_t c = 1; c <= kFusedDecodeMaxChunks; ++c) {
     if (!fused_fits(s, r, c)) continue;
-    best = c;
+    fit = c;
+    if (fused_resident_clusters(s, r, c, t) < q) continue;
+    resident = c;
     if (uint64_t(q) * c >= busy) break;
   }
-  return best;
+  return resident != 0 ? resident : fit;
 }
 template <typename T>
 void launch_fused_decode(const FusedDecodeArgs& a, uint32_t q, cudaStream_t st) {
-  auto kernel = ffn_decode_fused_kernel<T>;
-  static const cudaError_t attr =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kFusedSmemMax));
-  check_cuda(attr, "cudaFuncSetAttribute(ffn_decode_fused_kernel)");
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(q * a.chunks);
-  cfg.blockDim = dim3(kFusedDecodeThreads);
-  cfg.dynamicSmemBytes = FusedDecodeLayout(a.s, a.w, a.chunks).total;
-  cfg.stream = st;
   cudaLaunchAttribute attrs[1];
-  attrs[0].id = cudaLaunchAttributeClusterDimension;
-  attrs[0].val.clusterDim.x = a.chunks, attrs[0].val.clusterDim.y = 1, attrs[0].val.clusterDim.z = 1;
-  cfg.attrs = attrs;
-  cfg.numAttrs = 1;
-  check_cuda(cudaLaunchKernelEx(&cfg, kernel, a), "ffn_decode_fused_kernel launch");
+  const cudaLaunchConfig_t cfg = fused_config<T>(a, q, st, attrs);
+  check_cuda(cudaLaunchKernelEx(&cfg, ffn_decode_fused_kernel<T>, a), "ffn_decode_fused_kernel launch");
 }
 
 void check_type(const char* call, const DevicePlan& p, uint32_t type) {

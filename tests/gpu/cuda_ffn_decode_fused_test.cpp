@@ -2,6 +2,7 @@
 // two launches it replaces and against y computed on the host from the kernel's own h.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -66,10 +67,13 @@ TEST(FfnDecodeFused, HiddenRowAsTwoLaunchesAndOutputWithinRounding) {
       const uint32_t ran = decode_fused_chunks(up, down, DType::bf16);
       // Chunks of w = ceil(r / 8C) · 8 columns; C of them leave none empty iff (C − 1) · w < r, and
       // a CTA holds gate and up at 2s + s rows of w, Wd at 2w rows of s, x (2s floats), its h
-      // (2w floats) and the cluster's partial sums (C · s floats) in at most 227 KiB.
+      // (2w floats), the cluster's partial sums (C · s floats) and its 16 warps' sums (a slot per
+      // warp or per block of 64 columns, whichever is more: 128 floats for h's w/4 units of 8
+      // columns, 64 for y's s/8) in at most 227 KiB.
       const uint32_t w = chunks > 0 ? (c.r + 8 * chunks - 1) / (8 * chunks) * 8 : 0;
+      const uint64_t slots_h = std::max<uint64_t>(16, (w + 31) / 32), slots_y = std::max<uint64_t>(16, (c.s + 63) / 64);
       const uint64_t smem = 2ull * 3 * c.s * w * 2 + 2ull * w * c.s * 2 + 2ull * c.s * 4 + 2ull * w * 4 +
-                            uint64_t(chunks) * c.s * 4;
+                            uint64_t(chunks) * c.s * 4 + std::max(slots_h * 128, slots_y * 64) * 4;
       if (chunks > 0 && ((chunks - 1) * w >= c.r || smem > 227 * 1024)) {
         EXPECT_EQ(ran, 0u) << "r = " << c.r << " in " << chunks << " chunks of " << w << " columns: one empty or "
                            << smem << " bytes of shared memory";
