@@ -78,8 +78,15 @@ class DevMatrix {
   uint64_t bytes() const { return rows_ * cols_ * dtype_size(t_); }
   DeviceMatrix view() const { return DeviceMatrix{p_, t_, rows_, cols_}; }
   void* data() const { return p_; }
-  // Fills with NaN (all bits set): an element no kernel writes stays NaN.
-  void poison() { cuda_ok(cudaMemset(p_, 0xff, bytes()), "cudaMemset"); }
+  // Fills with NaN (all bits set): an element no kernel writes stays NaN. cudaMemset on device
+  // memory returns before it is done, on the legacy default stream, which does not order work on
+  // the non-blocking streams the tests launch on: without the wait, a graph replay on such a stream
+  // could be overwritten by the poison after it (fortieth session: FfnDecode.
+  // DependentLaunchReadsTheFinishedHiddenRow saw y all NaN once, at replay 2). So do uploads.
+  void poison() {
+    cuda_ok(cudaMemset(p_, 0xff, bytes()), "cudaMemset");
+    cuda_ok(cudaDeviceSynchronize(), "poison: synchronize");
+  }
   void upload(const std::vector<float>& v) {
     std::vector<unsigned char> raw(bytes());
     for (size_t e = 0; e < v.size(); ++e) {
@@ -90,6 +97,7 @@ class DevMatrix {
       }
     }
     cuda_ok(cudaMemcpy(p_, raw.data(), bytes(), cudaMemcpyHostToDevice), "upload");
+    cuda_ok(cudaDeviceSynchronize(), "upload: synchronize");  // (the DMA may outlast the call)
   }
   std::vector<float> download() const {
     std::vector<unsigned char> raw(bytes());
