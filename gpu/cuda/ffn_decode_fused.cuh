@@ -28,11 +28,13 @@
 // Measured (thirty-ninth session, H100, results/gpu/history/session39/call1): correct, and slower
 // than the two launches on four of the five paper decodes, the more so the more bytes a CTA copies
 // (Qwen3-8B, 197 KB per CTA: 13.3 -> 26.4 µs; the 30B expert, 8 KB: 6.9 -> 6.6). Off by default.
-// Fortieth session, two suspected causes changed (not yet measured): steps 2 and 3 summed with
-// 4-byte shared loads and 4 to 8 lanes per column pair (the 8B's h: 128 dependent steps per thread)
-// now use 16-byte loads, 512 threads and 4 · (warps per unit block) lanes (~13 steps); and the
-// launcher's rule takes only chunk counts whose q clusters are resident at once (the 8B's 4 CTAs
-// of 197 KB, one per SM, in clusters within a GPC may not all fit: 26.4 is 2 × 13.3).
+// Fortieth session: steps 2 and 3 summed with 4-byte shared loads and 4 to 8 lanes per column
+// pair (the 8B's h: 128 dependent steps per thread) now use 16-byte loads, 512 threads and
+// 4 · (warps per unit block) lanes (~13 steps); and the launcher's rule takes only chunk counts
+// whose q clusters are resident at once. Measured (H100, history/session40/call1): the 8B 26.4 ->
+// 21.4 µs, the 1.7B 10.3 -> 11.6, DeepSeek-V3 11.4 -> 13.8, the 30B expert 6.6 -> 8.4: still
+// slower than the two launches (13.3, 8.8, 9.0, 6.9), and slower with more chunks (1.7B at 8:
+// 15.7). Off by default; kept as the record of the design and its tests.
 #include "mbarrier.cuh"
 #include "mma_primitives.cuh"
 

@@ -508,7 +508,8 @@ bool decode_ready_counters();
 // weight byte is requested at the kernel's start. h is written as by the two launches; y is
 // deterministic but sums h in another order than decode() does. Off by default: on an H100 it was
 // slower on four of the five paper decodes (Qwen3-8B 13.3 -> 26.4 µs, 1.7B 8.6 -> 10.3; the 30B
-// expert 6.9 -> 6.6), results/gpu/README.md "Thirty-ninth session". chunks: -1 = off (two launches,
+// expert 6.9 -> 6.6), results/gpu/README.md "Thirty-ninth session", and with 16-byte sums on all
+// five (8B 21.4, 1.7B 11.6, 30B 8.4 µs; "Fortieth session"). chunks: -1 = off (two launches,
 // the default), 0 = the launcher's rule (among the counts whose q clusters are resident at once,
 // the fewest that keep all but 1/16 of the SMs busy), 1 … 8 = that many where it fits in shared
 // memory. Process-wide; the bench's QALG_DECODE_FUSED.
