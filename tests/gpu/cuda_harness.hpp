@@ -148,7 +148,10 @@ std::string error_of(F&& f) {
   return "(no error)";
 }
 
-// What f(stream) enqueues, captured once into a CUDA graph; launch() replays it and waits.
+// What f(stream) enqueues, captured once into a CUDA graph; launch() replays it and waits. (Not
+// bench/gpu/gpu_timing.hpp's GraphCall: the tests do not depend on the bench, and GraphCall runs
+// f twice before capturing and does not wait, which suits timing, not a test of what one replay
+// writes.)
 class CapturedGraph {
  public:
   template <class F>
