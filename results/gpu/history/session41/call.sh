@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Forty-first session, one device call that serves whichever card comes (carry .gpu-carry after
+# scripts/prepare_device_carry.sh):
+#   bash results/gpu/history/session41/call.sh $OUT
+# On an H200: the current table with prime on (the thirty-eighth session's Next, still not run).
+# Elsewhere (an H100): the table with prime off and on in the same call, as the thirty-sixth
+# session's call 7 did for its switches: the first whole-table measure of set_ws_prime_first
+# (the thirty-eighth session measured it on DeepSeek-V3's residue suite only).
+set -uo pipefail
+cd "$(dirname "$0")/../../../.."
+out=${1:?usage: call.sh OUT}
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+echo "card: $card"
+case $card in
+  *H200*) STEPS="table peer" DEADLINE=${DEADLINE:-470} bash scripts/device_session20.sh "$out" ;;
+  *) mkdir -p "$out/off" "$out/on"
+     QALG_WS_PRIME=0 STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
+     QALG_WS_PRIME=1 STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on" ;;
+esac
