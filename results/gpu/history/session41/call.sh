@@ -3,7 +3,7 @@
 # scripts/prepare_device_carry.sh):
 #   bash results/gpu/history/session41/call.sh $OUT
 # On an H200: the current table with prime on (the thirty-eighth session's Next, still not run).
-# Elsewhere (an H100): the table with prime off and on in the same call, as the thirty-sixth
+# Elsewhere (an H100), unless ONLY_H200=1 (later calls: then nothing runs): the table with prime off and on in the same call, as the thirty-sixth
 # session's call 7 did for its switches: the first whole-table measure of set_ws_prime_first
 # (the thirty-eighth session measured it on DeepSeek-V3's residue suite only).
 set -uo pipefail
@@ -13,7 +13,8 @@ card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "card: $card"
 case $card in
   *H200*) STEPS="table peer" DEADLINE=${DEADLINE:-470} bash scripts/device_session20.sh "$out" ;;
-  *) mkdir -p "$out/off" "$out/on"
+  *) if [ "${ONLY_H200:-0}" = 1 ]; then echo "not an H200: nothing run (ONLY_H200=1)"; exit 0; fi
+     mkdir -p "$out/off" "$out/on"
      QALG_WS_PRIME=0 STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
      QALG_WS_PRIME=1 STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on" ;;
 esac
