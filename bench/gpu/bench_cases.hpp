@@ -214,7 +214,8 @@ class Bench {
   // clock and thermal drift falls on all of them alike, and picks by the median of round medians.
   //
   // (Thirty-fifth session) With calibrate_alternating() on and the shape's dense call given, pass 2
-  // times its shortlist (shortlist.hpp: the fastest until three tiles are in, at most eight)
+  // times its shortlist (shortlist.hpp: the fastest of each of the four fastest tiles, then the
+  // fastest others, eight in all)
   // alternating with that call (warm), the protocol of the table's headline columns, instead of
   // alone. Why: a tile faster alone can be slower there — the squares' ws128x128 ran n = 32768 in
   // 1820 µs alone and 2237 alternating (median), where wsl64x128 ran 2015 (H200, thirty-fourth and
@@ -235,7 +236,8 @@ class Bench {
     const bool alternating = dense && calibrate_alternating();
     std::vector<std::string> sorted_names;
     for (const auto& f : first) sorted_names.push_back(variants[f.second].first);
-    const size_t n = shortlist_size(sorted_names, alternating);  // shortlist.hpp: 3, or until three tiles
+    const std::vector<size_t> picked = shortlist(sorted_names, alternating);  // positions in `first`
+    const size_t n = picked.size();
     std::vector<std::vector<double>> rounds(n);
     std::unique_ptr<GraphCall> gd;
     int runs = 6;
@@ -245,15 +247,15 @@ class Bench {
     }
     for (int r = 0; r < 5; ++r)
       for (size_t c = 0; c < n; ++c)
-        rounds[c].push_back(gd ? timer_->alternate(*gd, *graphs[first[c].second], false, runs).second.median
-                               : timer_->alone(*graphs[first[c].second], false, runs).median);
+        rounds[c].push_back(gd ? timer_->alternate(*gd, *graphs[first[picked[c]].second], false, runs).second.median
+                               : timer_->alone(*graphs[first[picked[c]].second], false, runs).median);
     size_t best = first[0].second;
     double best_t = 1e30;
     for (size_t c = 0; c < n; ++c) {
       std::sort(rounds[c].begin(), rounds[c].end());
       const double t = rounds[c][rounds[c].size() / 2];
-      std::printf("  shortlist %-22s %9.1f us%s\n", variants[first[c].second].first.c_str(), t, gd ? " (alternating)" : "");
-      if (t < best_t) best_t = t, best = first[c].second;
+      std::printf("  shortlist %-22s %9.1f us%s\n", variants[first[picked[c]].second].first.c_str(), t, gd ? " (alternating)" : "");
+      if (t < best_t) best_t = t, best = first[picked[c]].second;
     }
     return best;
   }
