@@ -2,10 +2,13 @@
 # Forty-first session, one device call that serves whichever card comes (carry .gpu-carry after
 # scripts/prepare_device_carry.sh):
 #   bash results/gpu/history/session41/call.sh $OUT
-# On an H200: the current table with prime on (the thirty-eighth session's Next, still not run).
+# On an H200: the table with prime on and the wider calibration shortlist (87a6737), to become the
+# current table (the thirty-eighth session's Next, still not run).
 # Elsewhere (an H100): with ONLY_H200=1 nothing; with FALLBACK=tests the whole CUDA suite and its
 # conformance rows on the current code (the thirty-eighth session's call 2 was the last such run);
-# else (call 1) the table with prime off and on in the same call, as the thirty-sixth
+# by default (after call 3) one table and the peer, the first GPU run of the wider calibration
+# shortlist (87a6737); with FALLBACK=prime-ab (call 1) the table with prime off and on in the same
+# call, as the thirty-sixth
 # session's call 7 did for its switches: the first whole-table measure of set_ws_prime_first
 # (the thirty-eighth session measured it on DeepSeek-V3's residue suite only).
 set -uo pipefail
@@ -16,9 +19,11 @@ echo "card: $card"
 case $card in
   *H200*) STEPS="table peer" DEADLINE=${DEADLINE:-470} bash scripts/device_session20.sh "$out" ;;
   *) if [ "${ONLY_H200:-0}" = 1 ]; then echo "not an H200: nothing run (ONLY_H200=1)"; exit 0; fi
-     if [ "${FALLBACK:-ab}" = tests ]; then  # the whole CUDA suite on the current code
+     if [ "${FALLBACK:-table}" = tests ]; then  # the whole CUDA suite on the current code
        T_TESTS=240 STEPS=tests DEADLINE=${DEADLINE:-340} bash scripts/device_session20.sh "$out"; exit; fi
-     mkdir -p "$out/off" "$out/on"
+     if [ "${FALLBACK:-table}" = table ]; then  # (after call 3) one table with the wider shortlist
+       STEPS="table peer" DEADLINE=${DEADLINE:-420} bash scripts/device_session20.sh "$out"; exit; fi
+     mkdir -p "$out/off" "$out/on"  # FALLBACK=prime-ab: call 1
      QALG_WS_PRIME=0 STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
      QALG_WS_PRIME=1 STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on" ;;
 esac
