@@ -52,6 +52,18 @@ inline bool& calibrate_alternating() {
   static bool on = true;
   return on;
 }
+// (Forty-first session; off by default, QALG_CALIBRATE_PARTS_ALTERNATING=1 turns it on) The forward
+// tiles the FFN's down projection and the training rows calibrate for themselves (calibrate_forward:
+// shapes no projection row picked first, e.g. every q = 32 down projection) are shortlisted alone,
+// while their rows are timed alternating with dense. With this on, their shortlist is timed
+// alternating with the same-shape dense GEMM (the FFN's dense down call, the training's dense
+// forward), as the projections' is. Off until an A/B on a GPU says which protocol picks better there:
+// the part runs after qalg's own gate/up in the FFN, not after a dense call, so neither protocol is
+// the row's.
+inline bool& calibrate_parts_alternating() {
+  static bool on = false;
+  return on;
+}
 
 // An owned BF16 (or FP32) device allocation.
 struct Buf {
@@ -137,8 +149,9 @@ class Bench {
   void projection(const std::string& name, int D, int F, int M, int q, const std::string& suite, bool interval = false);
   void ffn(const std::string& name, int D, int F, int M, int q);
   void training(const std::string& name, int D, int F, int M, int q);
+  // dense: the same-shape dense GEMM, for an alternating shortlist (calibrate_parts_alternating).
   void calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X, const Buf& W,
-                         const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M);
+                         const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M, const Call* dense = nullptr);
   void square(int n, int b);
   // The narrow kernel's memory pattern alone (suite `segments`, twenty-seventh session): its Y-like
   // 64-row tiles of seg bytes per row at Qwen3-32B's 51 200-byte pitch, copied, against a contiguous

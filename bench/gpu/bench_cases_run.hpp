@@ -135,7 +135,8 @@ inline void Bench::projection(const std::string& name, int D, int F, int M, int 
 // The forward tile for (K, N, q, M), calibrated on these buffers unless this run already picked
 // one (a projection row of the same shape): later forward() calls of the shape use it.
 inline void Bench::calibrate_forward(const gpu::DevicePlan& plan, const gpu::DeviceBatch& batch, const Buf& X,
-                                     const Buf& W, const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M) {
+                                     const Buf& W, const Buf& Y, uint64_t K, uint64_t N, uint32_t q, uint64_t M,
+                                     const Call* dense) {
   if (gpu::find_calibration(K, N, q, M)) return;
   gpu::use_forward_calibration({});
   std::vector<FusedPick> tiles;
@@ -148,7 +149,7 @@ inline void Bench::calibrate_forward(const gpu::DevicePlan& plan, const gpu::Dev
     gpu::use_forward_calibration(calib_);
     return;
   }
-  const size_t best = calibrate(variants);
+  const size_t best = calibrate(variants, calibrate_parts_alternating() ? dense : nullptr);
   if (best < tiles.size()) remember_forward(K, N, q, M, tiles[best]);
   gpu::use_forward_calibration(calib_);
   gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
@@ -175,7 +176,7 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
     gpu::dense_silu_mul_bf16(GU.p, Hd.p, M, F, s);
     dn(s);
   };
-  if (M > 1) calibrate_forward(down, bd, Hd, Wd, Yd, F, D, q, M);  // the down projection's tile
+  if (M > 1) calibrate_forward(down, bd, Hd, Wd, Yd, F, D, q, M, &dn);  // the down projection's tile
   const Call alg = [&](cudaStream_t s) {
     if (M == 1) gpu::gated_ffn_decode(up, down, 0, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
     else gpu::gated_ffn(bu, bd, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
@@ -295,7 +296,7 @@ inline void Bench::training(const std::string& name, int D, int F, int M, int q)
   // Calibration of the three products for this shape: the forward tile (unless a projection row
   // of the same shape already picked one) and, for dX and dW each, the engine (wg: persistent
   // CTAs; wm: one CTA per tile, several per SM), the faster of warm medians of 10.
-  calibrate_forward(plan, batch, X, W, Y, D, F, q, M);
+  calibrate_forward(plan, batch, X, W, Y, D, F, q, M, &f);
   gpu::BackwardEngines engines;
   {
     // cublas_batched: the complete-graph law's strided-batched cuBLAS GEMMs (batched_law.hpp); the

@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
   // QALG_WS_DESCENDING=0|1 (thirty-fifth):
   // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
   // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists
-  // alternating with the dense call (bench_cases.hpp; both on unless set to 0).
+  // alternating with the dense call (bench_cases.hpp; both on unless set to 0); QALG_CALIBRATE_PARTS_ALTERNATING=0|1
+  // (forty-first, off unless 1): so also the FFN's down projection and the training rows' own tiles.
   // A two-valued switch: `off` or `on` (0 or 1 unless named), anything else refused.
   auto flag = [](const char* name, void (*set)(bool), const char* off = "0", const char* on = "1") {
     const char* v = std::getenv(name);
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
       !flag("QALG_WS_DESCENDING", qalg::gpu::set_ws_items_descending) ||
       !flag("QALG_BENCH_DESCENDING", [](bool on) { qalg::bench::descending_variants() = on; }) ||
       !flag("QALG_CALIBRATE_ALTERNATING", [](bool on) { qalg::bench::calibrate_alternating() = on; }) ||
+      !flag("QALG_CALIBRATE_PARTS_ALTERNATING", [](bool on) { qalg::bench::calibrate_parts_alternating() = on; }) ||
       !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
       !flag("QALG_WS_EXIT_AFTER_READ", qalg::gpu::set_ws_exit_after_read) ||
       !flag("QALG_WS_PRIME", qalg::gpu::set_ws_prime_first) ||

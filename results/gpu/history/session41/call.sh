@@ -7,8 +7,9 @@
 # Elsewhere (an H100): with ONLY_H200=1 nothing; with FALLBACK=tests the whole CUDA suite and its
 # conformance rows on the current code (the thirty-eighth session's call 2 was the last such run);
 # by default (after call 3) one table and the peer, the first GPU run of the wider calibration
-# shortlist (87a6737); with FALLBACK=prime-ab (call 1) the table with prime off and on in the same
-# call, as the thirty-sixth
+# shortlist (87a6737); with FALLBACK=parts-ab the table with QALG_CALIBRATE_PARTS_ALTERNATING off
+# and on; with FALLBACK=prime-ab (call 1) the table with prime off and on in the same call, as the
+# thirty-sixth
 # session's call 7 did for its switches: the first whole-table measure of set_ws_prime_first
 # (the thirty-eighth session measured it on DeepSeek-V3's residue suite only).
 set -uo pipefail
@@ -23,7 +24,13 @@ case $card in
        T_TESTS=240 STEPS=tests DEADLINE=${DEADLINE:-340} bash scripts/device_session20.sh "$out"; exit; fi
      if [ "${FALLBACK:-table}" = table ]; then  # (after call 3) one table with the wider shortlist
        STEPS="table peer" DEADLINE=${DEADLINE:-420} bash scripts/device_session20.sh "$out"; exit; fi
-     mkdir -p "$out/off" "$out/on"  # FALLBACK=prime-ab: call 1
-     QALG_WS_PRIME=0 STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
-     QALG_WS_PRIME=1 STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on" ;;
+     # FALLBACK=prime-ab (call 1) or parts-ab: a switch off and on, a table each, one machine
+     case ${FALLBACK:-table} in
+       prime-ab) sw=QALG_WS_PRIME ;;
+       parts-ab) sw=QALG_CALIBRATE_PARTS_ALTERNATING ;;  # the FFN's and training's own tiles shortlisted alternating
+       *) echo "FALLBACK must be table, tests, prime-ab or parts-ab (got '$FALLBACK')"; exit 2 ;;
+     esac
+     mkdir -p "$out/off" "$out/on"
+     env "$sw=0" STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
+     env "$sw=1" STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on" ;;
 esac
