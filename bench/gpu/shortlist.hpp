@@ -33,8 +33,8 @@ constexpr size_t kShortlistFamilies = 4, kShortlistMax = 8;
 //   the call's other run) 162.0. The rule before this one (the fastest until three tiles are in)
 //   left wsl64x128-desc out by those 0.1 µs, and the row took ws64x128-desc (166.1 µs in the table;
 //   the other run's wsl64x128-desc 162.0);
-//   on the squares it filled its eight places with two tiles, so wsp64x128-types (ninth alone, the
-//   pick when it was in) could be left out too.
+//   on the squares it filled its eight places with two tiles, so a third tile could be left out
+//   (wsp64x128-types: ninth alone in the thirty-fifth session's list; call 1's pick for that row).
 inline std::vector<size_t> shortlist(const std::vector<std::string>& sorted_names, bool alternating) {
   std::vector<size_t> picked;
   if (!alternating) {

@@ -15,22 +15,23 @@
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 out=${1:?usage: call.sh OUT}
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "card: $card"
-case $card in
-  *H200*) STEPS="table peer" DEADLINE=${DEADLINE:-470} bash scripts/device_session20.sh "$out" ;;
-  *) if [ "${ONLY_H200:-0}" = 1 ]; then echo "not an H200: nothing run (ONLY_H200=1)"; exit 0; fi
-     if [ "${FALLBACK:-table}" = tests ]; then  # the whole CUDA suite on the current code
-       T_TESTS=240 STEPS=tests DEADLINE=${DEADLINE:-340} bash scripts/device_session20.sh "$out"; exit; fi
-     if [ "${FALLBACK:-table}" = table ]; then  # (after call 3) one table with the wider shortlist
-       STEPS="table peer" DEADLINE=${DEADLINE:-420} bash scripts/device_session20.sh "$out"; exit; fi
-     # FALLBACK=prime-ab (call 1) or parts-ab: a switch off and on, a table each, one machine
-     case ${FALLBACK:-table} in
-       prime-ab) sw=QALG_WS_PRIME ;;
-       parts-ab) sw=QALG_CALIBRATE_PARTS_ALTERNATING ;;  # the FFN's and training's own tiles shortlisted alternating
-       *) echo "FALLBACK must be table, tests, prime-ab or parts-ab (got '$FALLBACK')"; exit 2 ;;
-     esac
-     mkdir -p "$out/off" "$out/on"
-     env "$sw=0" STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
-     env "$sw=1" STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on" ;;
+case ${FALLBACK:-table} in table|tests|prime-ab|parts-ab) ;;  # refused before anything runs
+  *) echo "FALLBACK must be table, tests, prime-ab or parts-ab (got '$FALLBACK')"; exit 2 ;; esac
+# scripts/on_card.sh runs the table only on an H200 and exits 3 (nothing run) elsewhere
+# (device_session20.sh exits 0, 1 or 2).
+STEPS="table peer" DEADLINE=${DEADLINE:-470} bash scripts/on_card.sh H200 bash scripts/device_session20.sh "$out"
+rc=$?
+[ $rc = 3 ] || exit $rc
+if [ "${ONLY_H200:-0}" = 1 ]; then echo "not an H200: nothing run (ONLY_H200=1)"; exit 0; fi
+case ${FALLBACK:-table} in
+  tests)  # the whole CUDA suite on the current code
+    T_TESTS=240 STEPS=tests DEADLINE=${DEADLINE:-340} bash scripts/device_session20.sh "$out"; exit ;;
+  table)  # (after call 3) one table with the wider shortlist
+    STEPS="table peer" DEADLINE=${DEADLINE:-420} bash scripts/device_session20.sh "$out"; exit ;;
+  prime-ab) sw=QALG_WS_PRIME ;;  # call 1
+  parts-ab) sw=QALG_CALIBRATE_PARTS_ALTERNATING ;;  # the FFN's and training's own tiles shortlisted alternating
 esac
+# a switch off and on, a table each, one machine
+mkdir -p "$out/off" "$out/on"
+env "$sw=0" STEPS=table DEADLINE=${DEADLINE_OFF:-270} bash scripts/device_session20.sh "$out/off"
+env "$sw=1" STEPS=table DEADLINE=${DEADLINE_ON:-250} bash scripts/device_session20.sh "$out/on"
