@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
   // read beside the item (set_ws_term_stride); QALG_WS_EXIT_AFTER_READ=0|1: the CTAs end once their
   // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_PRIME=0|1 (thirty-seventh):
   // they issue their first item's first term's whole steps before the rest of its work (set_ws_prime_first);
+  // QALG_WS_PRIME_ITEM=0|1 (forty-second, off unless 1): with it, the whole item's (set_ws_prime_item);
   // QALG_WS_DESCENDING=0|1 (thirty-fifth):
   // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
   // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
       !flag("QALG_WS_TERM_STRIDE", qalg::gpu::set_ws_term_stride) ||
       !flag("QALG_WS_EXIT_AFTER_READ", qalg::gpu::set_ws_exit_after_read) ||
       !flag("QALG_WS_PRIME", qalg::gpu::set_ws_prime_first) ||
+      !flag("QALG_WS_PRIME_ITEM", qalg::gpu::set_ws_prime_item) ||
       !flag("QALG_WS_TRIM", qalg::gpu::set_ws_trim_tail) || !flag("QALG_WS_NARROW_W", qalg::gpu::set_ws_narrow_w) ||
       !flag("QALG_FFN_PDL", qalg::gpu::set_ffn_dependent_launch) || !flag("QALG_FFN_PACK", qalg::gpu::set_ffn_pack_terms))
     return 2;

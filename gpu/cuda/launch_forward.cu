@@ -36,6 +36,7 @@ std::atomic<bool> g_ws_term_stride{false};       // GemmArgs::term_stride (set_w
 std::atomic<bool> g_ws_exit_after_read{false};   // wgs_gemm.cuh kExitAfterRead (session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
 std::atomic<bool> g_ws_prime_first{true};        // wgs_gemm.cuh kPrimeFirst (session 37; on since 38)
+std::atomic<bool> g_ws_prime_item{false};        // wgs_gemm.cuh kPrimeItem (session 42; with kPrimeFirst only)
 std::atomic<unsigned long long*> g_ws_stamps{nullptr};  // set_ws_stamps (QALG_WS_STAMPS builds only)
 }  // namespace
 thread_local bool detail::t_ws_after_prior = false;
@@ -139,7 +140,7 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
                         (g_ws_fence_every_step ? kFenceEveryStep : 0u) | (g_pair_cluster_scope ? kPairClusterScope : 0u) |
                         (trim ? kTrimTail : 0u) | (g_ws_narrow_w ? kNarrowW : 0u) |
                         (g_ws_exit_after_read ? kExitAfterRead : 0u) |
-                        (g_ws_prime_first ? kPrimeFirst : 0u) |
+                        (g_ws_prime_first ? kPrimeFirst : 0u) | (g_ws_prime_item ? kPrimeItem : 0u) |
                         ablation_copy_flags();
   const CUtensorMap u64 = GP                ? tensor_map_column_groups(a.B0, dt, K, r, uint32_t(N / r))
                           : EPI != kSiluMul ? m64
@@ -665,6 +666,8 @@ void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
 void set_ws_stamps(unsigned long long* stamps) { g_ws_stamps = stamps; }
 void set_ws_prime_first(bool on) { g_ws_prime_first = on; }
 bool ws_prime_first() { return g_ws_prime_first.load(); }
+void set_ws_prime_item(bool on) { g_ws_prime_item = on; }
+bool ws_prime_item() { return g_ws_prime_item.load(); }
 bool ws_stamps_compiled() {
 #ifdef QALG_WS_STAMPS
   return true;

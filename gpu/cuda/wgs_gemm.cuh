@@ -196,7 +196,7 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kExitAfterRead = 1024, kPrimeFirst = 2048
+  kExitAfterRead = 1024, kPrimeFirst = 2048, kPrimeItem = 4096
 };
 // kPrimeFirst (thirty-seventh session; set_ws_prime_first): the producer issues its first item's first
 // term's whole 64-row steps (all but the item's last step) straight from the item and its terms,
@@ -577,32 +577,48 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     Term tw = t0 ? tw0 : lane_term(w);
     if (lane == 0) QALG_WS_STAMP(2, w.m_begin + w.term_count);
     // kPrimeFirst (see above): the first item's first term's whole steps (all but the item's last
-    // step), issued here; prime_kk tells the step loop where that item's first term resumes.
-    uint32_t prime_kk = 0;
+    // step), issued here; with kPrimeItem every term's whole steps in order, the item's last step
+    // among them (its kLast from the warp's vote), up to the first partly empty step. (prime_ti,
+    // prime_kk) tell the step loop where that item resumes; primed, whether a step went out.
+    uint32_t prime_ti = 0, prime_kk = 0;
+    bool primed = false;
     // (not PACK: its kernels run only on grouped widths, where nothing is primed; with the code they spilled)
     if constexpr (CL == 1 && NB == 1 && RES == 0 && !GP && !RP && !PACK) {
       if ((copy & kPrimeFirst) && rows_tma && !grouped && !no_load && first_item < end_item && w.term_count != 0 &&
           w.term_count <= 32) {
-        const uint32_t len0 = __shfl_sync(0xffffffffu, tw.len, 0);
-        const uint32_t len1 = __shfl_sync(0xffffffffu, tw.len, 1);  // (lane 1 holds Term{} past term_count)
-        const uint32_t a0 = __shfl_sync(0xffffffffu, tw.a, 0);
-        const float coef0 = __shfl_sync(0xffffffffu, tw.coef, 0);
-        const bool more = w.term_count > 1 && len1 != 0;  // a step after the first term's
+        const bool whole_item = copy & kPrimeItem;
+        const uint32_t nonzero = __ballot_sync(0xffffffffu, tw.len != 0);
+        const uint32_t last_ti = nonzero ? highest_lane(nonzero) : 0u;
+        const uint32_t n_terms = whole_item ? w.term_count : 1u;
         const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
         const uint32_t tq = g.row_formula.by_c.div(w.m_begin);
         const int32_t ri = int32_t(w.m_begin - tq * g.row_formula.c), ty = int32_t(tq);
+        // (every lane walks the same cursor: the shuffles and the stage waits stay converged)
 #pragma unroll 1
-        for (; prime_kk + kWgBK <= len0 && (prime_kk + kWgBK < len0 || more); prime_kk += kWgBK) {
-          const uint32_t s = next_stage(first_item, w, (prime_kk == 0 ? kFirst : 0) | (fence_every_step ? kFence : 0),
-                                        coef0, prime_kk / kWgBK);
+        while (prime_ti < n_terms) {
+          const uint32_t len = __shfl_sync(0xffffffffu, tw.len, prime_ti);
+          if (prime_kk + kWgBK > len) {
+            if (prime_kk < len) break;  // a partly empty step: the step loop's (zero fill, trimmed tail)
+            ++prime_ti, prime_kk = 0;
+            continue;
+          }
+          const bool last = prime_ti == last_ti && prime_kk + kWgBK == len;
+          if (last && !whole_item) break;  // kPrimeFirst alone: the last step stays the step loop's
+          const uint32_t a = __shfl_sync(0xffffffffu, tw.a, prime_ti);
+          const float coef = __shfl_sync(0xffffffffu, tw.coef, prime_ti);
+          const uint32_t s = next_stage(first_item, w,
+                                        (primed ? 0 : kFirst) | (last ? kLast : 0) | (fence_every_step ? kFence : 0),
+                                        coef, prime_kk / kWgBK);
+          primed = true;
           unsigned char* sA = smem + s * kStage;
           if (lane == 0) {
             mbar_arrive_expect_tx(&full[s], nbw * 64 * kWgBK * 2 + kABytes);
-            tma_load_3d(sA, &tmapA, int32_t(a0 + prime_kk), ri, ty, &full[s]);
+            tma_load_3d(sA, &tmapA, int32_t(a + prime_kk), ri, ty, &full[s]);
           }
           if (lane < nbw) tma_load_2d(sA + kABytes + lane * kWgChunk, &tmap64, int32_t(w.n_begin + lane * 64),
-                                      int32_t(a0 + prime_kk), &full[s]);
+                                      int32_t(a + prime_kk), &full[s]);
           finish_stage();
+          prime_kk += kWgBK;
         }
       }
     }
@@ -764,14 +780,14 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         w = wn, wn = wnn, tw = tn;
         continue;
       }
-      bool first = prime_kk == 0, released = false;
+      bool first = !primed, released = false;
 #pragma unroll 1
-      for (uint32_t ti = 0; ti < w.term_count; ++ti) {
+      for (uint32_t ti = prime_ti; ti < w.term_count; ++ti) {
         const Term t = term(ti);
         const int32_t tg = grouped ? group(ti, t) : 0;  // (once per term)
         const bool res = ti == rterm;
 #pragma unroll 1
-        for (uint32_t kk = ti == 0 ? prime_kk : 0; kk < t.len; kk += kWgBK) {
+        for (uint32_t kk = ti == prime_ti ? prime_kk : 0; kk < t.len; kk += kWgBK) {
           // The last step reading the slot before it is refilled (next item, other key) releases it.
           const bool release = res && kk + kWgBK >= t.len && k_next != key;
           released |= release;
@@ -857,7 +873,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
         }
       }
       if (released) key = ~uint64_t(0);  // a later item with the same key must refill the slot
-      prime_kk = 0;  // (the first item only)
+      prime_ti = prime_kk = 0, primed = false;  // (the first item only)
       w = wn, wn = wnn, tw = tn;
     }
     // Programmatic dependent launch (the gated FFN's down projection after its gate/up): once every

@@ -4,6 +4,7 @@
 // materialised from the table (cuda_dense_reference.hpp).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -956,28 +957,61 @@ TEST(WsExitAfterRead, ResultsAsWithout) {
 // step: nothing primed; the others' first term is), q = 32 rows that leave most CTAs without a second
 // item, and the gated FFN (its gate/up never primed, its down projection primed) — the reference's
 // results both ways.
+void ws_prime_cases(const std::string& p, uint64_t seed) {
+  ws_switch_cases(p, seed);
+  for (const TileConfig& t : {TileConfig{64, 128, 5, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws},
+                              TileConfig{128, 64, 9, TileEngine::wgmma_ws},
+                              TileConfig{64, 128, 5, TileEngine::wgmma_ws_lean}}) {
+    set_forward_tiles(t);
+    const std::string name = p + "/" + std::to_string(t.bm) + "x" + std::to_string(t.bn) +
+                             (t.engine == TileEngine::wgmma_ws_lean ? "l" : "");
+    run_conformance({name + "-dsv3", complete_table(16), same(16, 448), same(16, 128)}, DType::bf16, false, 2048,
+                    seed + 100 + t.bm + t.bn, kFwdFused);
+    run_conformance({name + "-s64", complete_table(32), same(32, 64), same(32, 192)}, DType::bf16, false, 2048,
+                    seed + 200 + t.bm + t.bn, kFwdFused);
+    run_conformance({name + "-rows", complete_table(32), same(32, 128), same(32, 64)}, DType::bf16, false, 32 * 64,
+                    seed + 300 + t.bm + t.bn, kFwdFused);
+  }
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
+  run_conformance({p + "/ffn-s128", complete_table(32), same(32, 128), same(32, 64)}, DType::bf16, false, 2048,
+                  seed + 91, kFfn);
+}
+
 TEST(WsPrimeFirst, ResultsAsWithout) {
   both_ways(ws_prime_first, set_ws_prime_first, [](bool on) {
-    const std::string p = on ? "prime-first" : "no-prime";
-    const uint64_t seed = on ? 4200 : 4300;
-    ws_switch_cases(p, seed);
-    for (const TileConfig& t : {TileConfig{64, 128, 5, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws},
-                                TileConfig{128, 64, 9, TileEngine::wgmma_ws},
-                                TileConfig{64, 128, 5, TileEngine::wgmma_ws_lean}}) {
+    ws_prime_cases(on ? "prime-first" : "no-prime", on ? 4200 : 4300);
+  });
+}
+
+// set_ws_prime_item(true) and (false, the default), with set_ws_prime_first on: the first item's whole
+// steps primed, every term's up to the first partly empty step, the item's last step among them
+// (forty-second session). The same cases as above (there: the 30B expert's item shape, two 128-row
+// terms, s = 128, at q = 16 and 32; s = 448 items longer than the lean tiles' 3 stages, so the primed
+// steps wait for the consumers; s = 64 items whose only step is their last), and two that end in a
+// partly empty step, with unequal input widths (equal ones that are not multiples of 64 go by the
+// grouped maps, never primed): 96 and 160 alternating (each term one or two whole steps, then a
+// partly empty one: priming stops there), and 128, 96, 64, 40 in turn (whole terms before and
+// after partly empty ones; a 40-row term has no whole step).
+TEST(WsPrimeItem, ResultsAsWithout) {
+  const bool first = ws_prime_first();
+  set_ws_prime_first(true);
+  both_ways(ws_prime_item, set_ws_prime_item, [](bool on) {
+    const std::string p = on ? "prime-item" : "prime-term";
+    const uint64_t seed = on ? 4400 : 4500;
+    ws_prime_cases(p, seed);
+    std::vector<uint32_t> alternating, cycle;
+    for (uint32_t i = 0; i < 16; ++i) alternating.push_back(i % 2 ? 160 : 96), cycle.push_back(std::array<uint32_t, 4>{128, 96, 64, 40}[i % 4]);
+    for (const TileConfig& t : {TileConfig{128, 64, 9, TileEngine::wgmma_ws}, TileConfig{64, 128, 5, TileEngine::wgmma_ws_lean}}) {
       set_forward_tiles(t);
-      const std::string name = p + "/" + std::to_string(t.bm) + "x" + std::to_string(t.bn) +
-                               (t.engine == TileEngine::wgmma_ws_lean ? "l" : "");
-      run_conformance({name + "-dsv3", complete_table(16), same(16, 448), same(16, 128)}, DType::bf16, false, 2048,
-                      seed + 100 + t.bm + t.bn, kFwdFused);
-      run_conformance({name + "-s64", complete_table(32), same(32, 64), same(32, 192)}, DType::bf16, false, 2048,
-                      seed + 200 + t.bm + t.bn, kFwdFused);
-      run_conformance({name + "-rows", complete_table(32), same(32, 128), same(32, 64)}, DType::bf16, false, 32 * 64,
-                      seed + 300 + t.bm + t.bn, kFwdFused);
+      const std::string name = p + "/" + std::to_string(t.bm) + "x" + std::to_string(t.bn);
+      run_conformance({name + "-96-160", complete_table(16), alternating, same(16, 64)}, DType::bf16, false, 2048,
+                      seed + 10 + t.bm, kFwdFused);
+      run_conformance({name + "-128-96-64-40", complete_table(16), cycle, same(16, 64)}, DType::bf16, false, 2048,
+                      seed + 20 + t.bm, kFwdFused);
     }
     set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
-    run_conformance({p + "/ffn-s128", complete_table(32), same(32, 128), same(32, 64)}, DType::bf16, false, 2048,
-                    seed + 91, kFfn);
   });
+  set_ws_prime_first(first);
 }
 
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the

@@ -325,6 +325,15 @@ bool ws_stamps_compiled();
 // Process-wide; the bench's QALG_WS_PRIME=0|1.
 void set_ws_prime_first(bool on);
 bool ws_prime_first();
+// With set_ws_prime_first on, the producers prime their first item's whole steps, not only its first
+// term's: every term's in order, the item's last step among them, up to the first partly empty step
+// (wgs_gemm.cuh kPrimeItem). Why (forty-second session): with prime the Qwen3-30B expert's CTAs (one
+// item of two 128-row terms: four steps) still issue the second term's steps only after the per-item
+// work (the last step's votes, the next items' loads), and the first stage's copies go out 1.1-1.5 µs
+// after the CTA starts of a kernel that computes for ~3 µs. Off by default until timed; results are
+// the same either way (GPU test WsPrimeItem). Process-wide; the bench's QALG_WS_PRIME_ITEM=0|1.
+void set_ws_prime_item(bool on);
+bool ws_prime_item();
 // The warp-specialised tiles with the TMA stores end once their last stores have read the tile
 // from shared memory instead of once they are written (wgs_gemm.cuh kExitAfterRead; the grid still
 // completes only when every write has). Why (thirty-third session): the PM sampling of DeepSeek-V3's
