@@ -947,16 +947,15 @@ TEST(WsExitAfterRead, ResultsAsWithout) {
   });
 }
 
-// set_ws_prime_first(true) and (false, the default): the warp-specialised producers issue their first
-// item's first term's whole steps (all but the item's last step) before the rest of the item's work
-// (thirty-seventh session), where x comes by TMA. Every warp-specialised tile's switch cases (s = 128:
-// two whole steps per term, both primed where a second term follows, the first only in a diagonal
-// item; the resident, grouped and paired tiles, never primed), and on the plain and lean tiles: the
-// DeepSeek-V3 expert's widths (s = 448: 7 steps, more than the lean tiles' 3 stages, 2048 cyclic
-// rows, one or two items per CTA), s = 64 at q = 32 (a diagonal item's one 64-row term is its last
-// step: nothing primed; the others' first term is), q = 32 rows that leave most CTAs without a second
-// item, and the gated FFN (its gate/up never primed, its down projection primed) — the reference's
-// results both ways.
+// set_ws_prime_first(true, the default since the thirty-eighth session) and (false): the warp-specialised producers
+// issue their first item's first term's whole steps (all but the item's last step) before the rest of the item's
+// work (thirty-seventh session), where x comes by TMA. Every warp-specialised tile's switch cases (s = 128: two
+// whole steps per term, both primed where a second term follows, the first only in a diagonal item; the resident,
+// grouped and paired tiles, never primed), and on the plain and lean tiles: the DeepSeek-V3 expert's widths (s =
+// 448: 7 steps, more than the lean tiles' 3 stages, 2048 cyclic rows, one or two items per CTA), s = 64 at q = 32 (a
+// diagonal item's one 64-row term is its last step: nothing primed; the others' first term is), q = 32 rows that
+// leave most CTAs without a second item, and the gated FFN (its gate/up never primed, its down projection primed) —
+// the reference's results both ways.
 void ws_prime_cases(const std::string& p, uint64_t seed) {
   ws_switch_cases(p, seed);
   for (const TileConfig& t : {TileConfig{64, 128, 5, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws},
@@ -986,7 +985,7 @@ TEST(WsPrimeFirst, ResultsAsWithout) {
 // set_ws_prime_item(true) and (false, the default), with set_ws_prime_first on: the first item's whole
 // steps primed, every term's up to the first partly empty step, the item's last step among them
 // (forty-second session). The same cases as above (there: the 30B expert's item shape, two 128-row
-// terms, s = 128, at q = 16 and 32; s = 448 items longer than the lean tiles' 3 stages, so the primed
+// terms, s = 128, at q = 4 and 32; s = 448 items longer than the lean tiles' 3 stages, so the primed
 // steps wait for the consumers; s = 64 items whose only step is their last), and two that end in a
 // partly empty step, with unequal input widths (equal ones that are not multiples of 64 go by the
 // grouped maps, never primed): 96 and 160 alternating (each term one or two whole steps, then a
@@ -1000,7 +999,8 @@ TEST(WsPrimeItem, ResultsAsWithout) {
     const uint64_t seed = on ? 4400 : 4500;
     ws_prime_cases(p, seed);
     std::vector<uint32_t> alternating, cycle;
-    for (uint32_t i = 0; i < 16; ++i) alternating.push_back(i % 2 ? 160 : 96), cycle.push_back(std::array<uint32_t, 4>{128, 96, 64, 40}[i % 4]);
+    for (uint32_t i = 0; i < 16; ++i)
+      alternating.push_back(i % 2 ? 160 : 96), cycle.push_back(std::array<uint32_t, 4>{128, 96, 64, 40}[i % 4]);
     for (const TileConfig& t : {TileConfig{128, 64, 9, TileEngine::wgmma_ws}, TileConfig{64, 128, 5, TileEngine::wgmma_ws_lean}}) {
       set_forward_tiles(t);
       const std::string name = p + "/" + std::to_string(t.bm) + "x" + std::to_string(t.bn);

@@ -330,7 +330,9 @@ bool ws_prime_first();
 // (wgs_gemm.cuh kPrimeItem). Why (forty-second session): with prime the Qwen3-30B expert's CTAs (one
 // item of two 128-row terms: four steps) still issue the second term's steps only after the per-item
 // work (the last step's votes, the next items' loads), and the first stage's copies go out 1.1-1.5 µs
-// after the CTA starts of a kernel that computes for ~3 µs. Off by default until timed; results are
+// after the CTA starts of a kernel that computes for ~3 µs. Off by default: timed level on the 30B
+// expert (H100, residue suite, two rounds, results/gpu/history/session42/call3: 8.6-8.7 µs after
+// dense either way), DeepSeek-V3 0.2-0.5 µs faster, Qwen3-1.7B level to 0.6 µs slower. Results are
 // the same either way (GPU test WsPrimeItem). Process-wide; the bench's QALG_WS_PRIME_ITEM=0|1.
 void set_ws_prime_item(bool on);
 bool ws_prime_item();
