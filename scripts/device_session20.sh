@@ -260,9 +260,14 @@ EOF3
       ;;
     tests)
       echo "table,kernel,dtype,inputs,M,K,N,rel_l2,max_abs,unwritten,mismatches,result" >"$W/conformance.csv"
-      QALG_GPU_RESULTS="$W/conformance.csv" timeout ${T_TESTS:-200} "$B/test_gpu_cuda" --gtest_brief=1 \
+      # line-buffered and not brief: a run that timeout kills still leaves each finished test's line
+      # and time (the forty-third session's call 1 was killed at 240 s with an empty log)
+      QALG_GPU_RESULTS="$W/conformance.csv" timeout ${T_TESTS:-200} stdbuf -oL -eL "$B/test_gpu_cuda" \
         --gtest_filter="${T_FILTER:-*}" >"$W/conformance.log" 2>&1
       echo "tests rc $? ($((SECONDS - t00)) s): $(grep -E "PASSED|FAILED" "$W/conformance.log" | tail -3 | tr '\n' ' ')"
+      echo "tests finished: $(grep -c '^\[       OK' "$W/conformance.log"); last started: $(grep '^\[ RUN' "$W/conformance.log" | tail -1)"
+      grep -E '^\[ +(OK|FAILED) +\]' "$W/conformance.log" | sort -t'(' -k2 -n -r | head -8
+      cp "$W/conformance.log" "$O/"
       echo "conformance rows: $(($(wc -l <"$W/conformance.csv") - 1)), failures: $(grep -c FAIL "$W/conformance.csv")"
       cp "$W/conformance.csv" "$O/"
       ;;

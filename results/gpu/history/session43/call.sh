@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Forty-third session, one device call that serves whichever card comes (carry .gpu-carry after
+# scripts/prepare_device_carry.sh):
+#   bash results/gpu/history/session43/call.sh $OUT
+# On an H200: the table and the peer with prime on and the wider calibration shortlist, to become the
+# current table (the thirty-eighth session's Next, still not run).
+# Elsewhere (an H100): the whole CUDA suite on the current code with T_TESTS (default 400) seconds;
+# call 1 (session41/call.sh, T_TESTS=240) was killed before the suite ended, with an empty log, so
+# the tests step now writes its log line-buffered.
+set -uo pipefail
+cd "$(dirname "$0")/../../../.."
+out=${1:?usage: call.sh OUT}
+STEPS="table peer" DEADLINE=${DEADLINE:-470} bash scripts/on_card.sh H200 bash scripts/device_session20.sh "$out"
+rc=$?
+[ $rc = 3 ] || exit $rc
+T_TESTS=${T_TESTS:-400} STEPS=tests DEADLINE=${DEADLINE:-560} bash scripts/device_session20.sh "$out"
