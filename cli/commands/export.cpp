@@ -1,6 +1,8 @@
 // qalg export: hand a table to other systems. --gap OUT.g writes a GAP script binding A with
 // AlgebraByStructureConstants; --pari OUT.gp writes mt and A = algtableinit(mt, p) (issue 3).
 // Kernel exports (issue 8) add their own options here; --gap / --pari select the table exports.
+#include <optional>
+
 #include <fmt/core.h>
 
 #include "algebra_args.hpp"
@@ -18,8 +20,9 @@ struct ExportOptions {
   std::string gap;   // --gap OUT.g
   std::string pari;  // --pari OUT.gp
   // Kernel package (issue 8, export/kernel_package.hpp): --widths W [--output-widths W2]
-  // [--dtype bf16|fp16|fp32] --out DIR.
+  // [--dtype bf16|fp16|fp32] [--name ID] --out DIR.
   std::string widths, output_widths, dtype = "bf16", out;
+  std::optional<std::string> name;  // --name: set only when given (--verify and --gap refuse it)
   std::string verify;  // --verify DIR: re-check an exported package (verify_kernel_package)
 };
 
@@ -28,8 +31,8 @@ struct ExportOptions {
 // 2 a file missing or malformed.
 int run_package_verify(const ExportOptions& o) {
   if (!o.algebra.graph.empty() || !o.algebra.table_file.empty() || !o.out.empty() || !o.gap.empty() || !o.pari.empty() ||
-      !o.widths.empty())
-    throw InputError("--verify takes only the package directory");
+      !o.widths.empty() || o.name)
+    throw InputError("--verify takes only the package directory (no GRAPH, --table-file, --out, --widths, --name, --gap or --pari)");
   const verify::CertificateVerdict v = exporter::verify_kernel_package(o.verify);
   for (const auto& c : v.checks) fmt::print("  {:<4} {:<22} {}\n", c.ok ? "ok" : "FAIL", c.claim, c.detail);
   if (v.valid) fmt::print("package {} is valid: every claim re-checked from its own files\n", o.verify);
@@ -49,6 +52,7 @@ int run_kernel_export(const ExportOptions& o) {
   k.input_widths = exporter::widths_for(t, o.widths, "--widths");
   k.output_widths = o.output_widths.empty() ? k.input_widths : exporter::widths_for(t, o.output_widths, "--output-widths");
   k.dtype = o.dtype;
+  if (o.name) k.name = *o.name;
   k.out_dir = o.out;
   try {
     const exporter::KernelExport e = exporter::write_kernel_package(t, k);
@@ -64,7 +68,8 @@ int run_kernel_export(const ExportOptions& o) {
 int run_export(const ExportOptions& o) {
   if (!o.verify.empty()) return run_package_verify(o);
   if (!o.out.empty()) return run_kernel_export(o);
-  if (!o.widths.empty() || !o.output_widths.empty()) throw InputError("export: --widths/--output-widths need --out DIR");
+  if (!o.widths.empty() || !o.output_widths.empty() || o.name)
+    throw InputError("export: --widths/--output-widths/--name need --out DIR");
   if (o.gap.empty() && o.pari.empty())
     throw InputError("export: give --gap OUT.g and/or --pari OUT.gp, or --widths W --out DIR");
   StructureTensor t = o.algebra.build();
@@ -92,6 +97,9 @@ const RegisterCommand kRegisterExport{Command{
       sub.add_option("--widths", o->widths, "kernel package: input group widths ('64', '64x4', '32,64,...')");
       sub.add_option("--output-widths", o->output_widths, "kernel package: output group widths (default: --widths)");
       sub.add_option("--dtype", o->dtype, "kernel package: default dtype bf16 | fp16 | fp32");
+      sub.add_option("--name", o->name,
+                     "kernel package: its name (CMake package and target qalg::NAME, C++ namespace, include/NAME/; "
+                     "default qalg_kernels), so that several packages can be used in one project");
       sub.add_option("--out", o->out, "kernel package: directory to create (CUDA sources, CMake package, PyTorch op, certificate)");
       sub.add_option("--verify", o->verify, "re-check an exported kernel package: its certificate, files, plan and shape");
       return [o] { return run_export(*o); };

@@ -11,7 +11,6 @@
 #include "package_parts.hpp"
 #include "qalg/algebra/errors.hpp"
 #include "qalg/algebra/table_io.hpp"
-#include "qalg/export/embedded_files.hpp"
 #include "qalg/gpu/lowering.hpp"
 
 namespace qalg::exporter {
@@ -29,6 +28,8 @@ fs::path out_path(const std::string& out_dir) {
 }
 
 void check_options(const KernelExportOptions& o) {
+  if (const std::string problem = detail::package_name_problem(o.name); !problem.empty())
+    throw InputError("--name '" + o.name + "': " + problem);
   if (o.dtype != "bf16" && o.dtype != "fp16" && o.dtype != "fp32")
     throw InputError("--dtype '" + o.dtype + "': expected bf16, fp16 or fp32");
   if (o.out_dir.empty()) throw InputError("--out: give the directory to create");
@@ -88,11 +89,12 @@ KernelExport write_kernel_package(const StructureTensor& t, const KernelExportOp
   verify::Certificate cert = verify::make_certificate(t, o.algebra);
   if (!cert.all_checks_hold) throw refusal(cert);
 
-  PackageFiles files;
-  for (const EmbeddedFile& f : embedded_files()) files[detail::package_path(f.path)] = std::string(f.text);
+  PackageFiles files = detail::embedded_package_files(o.name);
+  const std::string runtime_sha256 = detail::runtime_sha256(files);
   files["plan.json"] = gpu::plan_to_json(plan).dump(2) + "\n";
   files["table.json"] = table_json.dump() + "\n";
-  files["include/qalg_kernels/plan_data.hpp"] = detail::plan_header(plan, table, o.algebra, o.dtype);
+  files[detail::plan_header_path(o.name)] = detail::plan_header(plan, table, o.algebra, o.dtype, o.name);
+  files[detail::kPackageCmakePath] = detail::package_cmake(o.name, runtime_sha256);
 
   const fs::path out = out_path(o.out_dir);
   TempDir tmp{out.parent_path() / fmt::format(".{}.partial-{}", out.filename().string(), getpid())};
@@ -122,6 +124,8 @@ KernelExport write_kernel_package(const StructureTensor& t, const KernelExportOp
       {"format", "qalg-kernel-export"},
       {"version", 1},
       {"dtype", o.dtype},
+      {"name", o.name},
+      {"runtime_sha256", runtime_sha256},
       {"q", plan.q},
       {"K", plan.K()},
       {"N", plan.N()},
@@ -136,7 +140,7 @@ KernelExport write_kernel_package(const StructureTensor& t, const KernelExportOp
       {"conformance",
        {{"run", false},
         {"reason", "qalg export runs without a GPU; the package's conformance test "
-                   "(qalg_kernels_conformance) compares every kernel with a dense reference built "
+                   "(" + o.name + "_conformance) compares every kernel with a dense reference built "
                    "from the table and writes conformance.json"}}}};
   write_file(tmp.path / "certificate.json", cert.json.dump(2) + "\n");
 

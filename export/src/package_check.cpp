@@ -6,7 +6,6 @@
 #include <set>
 
 #include "package_parts.hpp"
-#include "qalg/export/embedded_files.hpp"
 #include "qalg/export/kernel_package.hpp"
 
 namespace qalg::exporter {
@@ -60,8 +59,14 @@ verify::CertificateVerdict verify_kernel_package(const std::string& dir) {
   claim("export:plan-vs-table", difference.empty(),
         difference.empty() ? "plan.json equals a fresh lowering of table.json" : difference);
 
-  const std::string header = read_text(root / "include/qalg_kernels/plan_data.hpp");
-  const bool header_ok = header == detail::plan_header(plan, table, cert.value("algebra", ""), ke.value("dtype", ""));
+  // The name chooses the paths below: checked first, so that a name like "../x" reads nothing outside.
+  const nlohmann::json name_json = ke.value("name", nlohmann::json(detail::kDefaultPackageName));
+  if (!name_json.is_string() || !detail::package_name_problem(name_json.get<std::string>()).empty())
+    throw std::invalid_argument(cert_path.string() + ": kernel_export.name " + name_json.dump() + " is not a package name");
+  const std::string name = name_json.get<std::string>();
+
+  const std::string header = read_text(root / detail::plan_header_path(name));
+  const bool header_ok = header == detail::plan_header(plan, table, cert.value("algebra", ""), ke.value("dtype", ""), name);
   claim("export:plan_data.hpp", header_ok,
         header_ok ? "regenerated from plan.json and table.json" : "differs from plan.json / table.json");
 
@@ -80,8 +85,9 @@ verify::CertificateVerdict verify_kernel_package(const std::string& dir) {
   // Exactly the files this qalg exports, each with its SHA-256, and no other file in the package's
   // folders: the check took the certificate's own list, so a list cut to two entries left every
   // kernel source unchecked, and a header planted in include/ (found before the system's) passed.
-  std::set<std::string> expected{"plan.json", "table.json", "include/qalg_kernels/plan_data.hpp"};
-  for (const EmbeddedFile& f : embedded_files()) expected.insert(detail::package_path(f.path));
+  std::set<std::string> expected{"plan.json", "table.json", detail::plan_header_path(name), detail::kPackageCmakePath};
+  for (const auto& [path, text] : detail::embedded_package_files(name)) expected.insert(path);
+
   std::set<std::string> listed;
   size_t bad = 0;
   std::string first_bad;
@@ -110,11 +116,33 @@ verify::CertificateVerdict verify_kernel_package(const std::string& dir) {
       }
   }
   const bool files_ok = bad == 0 && unlisted.empty() && unexpected.empty() && !listed.empty();
-  std::string detail = std::to_string(listed.size()) + " files match their SHA-256";
-  if (bad) detail = std::to_string(bad) + " of " + std::to_string(listed.size()) + " files differ, are missing or are not this package's, first " + first_bad;
-  else if (!unlisted.empty()) detail = std::to_string(unlisted.size()) + " exported files are not in the certificate's list, first " + unlisted[0];
-  else if (!unexpected.empty()) detail = std::to_string(unexpected.size()) + " files in the package are not its own, first " + unexpected[0];
-  claim("export:files", files_ok, detail);
+  std::string evidence = std::to_string(listed.size()) + " files match their SHA-256";
+  if (bad) evidence = std::to_string(bad) + " of " + std::to_string(listed.size()) + " files differ, are missing or are not this package's, first " + first_bad;
+  else if (!unlisted.empty()) evidence = std::to_string(unlisted.size()) + " exported files are not in the certificate's list, first " + unlisted[0];
+  else if (!unexpected.empty()) evidence = std::to_string(unexpected.size()) + " files in the package are not its own, first " + unexpected[0];
+  claim("export:files", files_ok, evidence);
+
+  // After the files (an edited file is reported as such first): the runtime hash CMake compares
+  // between packages is the hash of this package's own runtime files, under the certificate's name
+  // (a package whose runtime files were edited with their listed hashes would otherwise share a
+  // project with packages it does not match).
+  detail::PackageFiles runtime;
+  std::string missing;
+  for (const std::string& p : expected)
+    if (detail::is_runtime_file(p)) {
+      if (fs::is_regular_file(root / p)) runtime[p] = read_text(root / p);
+      else if (missing.empty()) missing = p;
+    }
+  const std::string runtime_sha256 = detail::runtime_sha256(runtime);
+  const bool runtime_ok = missing.empty() && ke.value("runtime_sha256", std::string()) == runtime_sha256 &&
+                          fs::is_regular_file(root / detail::kPackageCmakePath) &&
+                          read_text(root / detail::kPackageCmakePath) == detail::package_cmake(name, runtime_sha256);
+  claim("export:runtime", runtime_ok,
+        runtime_ok        ? "package '" + name + "', runtime SHA-256 " + runtime_sha256 + " (certificate and " +
+                                detail::kPackageCmakePath + ")"
+        : !missing.empty() ? "runtime file " + missing + " is missing"
+                           : std::string(detail::kPackageCmakePath) + " or the certificate's runtime_sha256 is not package '" +
+                                 name + "' with its runtime files' SHA-256 " + runtime_sha256);
   return v;
 }
 

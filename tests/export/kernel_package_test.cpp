@@ -1,5 +1,8 @@
 // qalg export --widths ... --out DIR (issue 8): the package's files, plan.json against an
 // independent `qalg lower`, the extended certificate, tamper detection, refusals and bad input.
+#include <regex>
+#include <set>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -19,19 +22,39 @@ using namespace qalg::export_test;
 
 namespace {
 
-// One export shared by the read-only tests (an export runs every certificate check).
+// `qalg export ARGS --out <scratch dir_name>`, expected to succeed.
+fs::path exported(const std::string& dir_name, const std::string& args) {
+  const fs::path d = scratch(dir_name);
+  fs::remove_all(d);
+  CommandRun r = qalg_command("export " + args + " --out " + d.string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return d;
+}
+
+// Exports shared by the read-only tests (an export runs every certificate check).
 const fs::path& q2_package() {
-  static const fs::path dir = [] {
-    fs::path d = scratch("q2_pkg");
-    fs::remove_all(d);
-    CommandRun r = qalg_command("export complete:2 --widths 8,16 --output-widths 24,8 --dtype fp16 --out " + d.string());
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return d;
-  }();
+  static const fs::path dir = exported("q2_pkg", "complete:2 --widths 8,16 --output-widths 24,8 --dtype fp16");
+  return dir;
+}
+
+// The same algebra and widths, exported with --name ffn_up.
+const fs::path& named_package() {
+  static const fs::path dir = exported("named_pkg", "complete:2 --widths 8,16 --output-widths 24,8 --name ffn_up");
   return dir;
 }
 
 nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(read_text(p)); }
+
+std::string sha256_of_file(const fs::path& p) { return shell("sha256sum " + p.string()).output.substr(0, 64); }
+
+// Replaces `file`'s listed SHA-256 in the certificate of `dir` with the file's current one (a
+// tampering that also fixes the list).
+void relist(const fs::path& dir, const std::string& file) {
+  nlohmann::json cert = read_json(dir / "certificate.json");
+  for (auto& f : cert["kernel_export"]["files"])
+    if (f["path"] == file) f["sha256"] = sha256_of_file(dir / file);
+  std::ofstream(dir / "certificate.json") << cert.dump(2) << "\n";
+}
 
 // Files directly in `parent` whose name contains `part` (left-over temporary directories).
 int entries_containing(const fs::path& parent, const std::string& part) {
@@ -44,7 +67,7 @@ int entries_containing(const fs::path& parent, const std::string& part) {
 
 TEST(KernelPackage, HasTheExpectedFiles) {
   const fs::path d = q2_package();
-  for (const char* f : {"CMakeLists.txt", "cmake/qalg_kernelsConfig.cmake.in", "plan.json", "table.json",
+  for (const char* f : {"CMakeLists.txt", "cmake/Config.cmake.in", "cmake/qalg_package.cmake", "plan.json", "table.json",
                         "certificate.json", "include/qalg_kernels/qalg_kernels.hpp",
                         "include/qalg_kernels/plan_data.hpp", "include/qalg/gpu/kernels.hpp",
                         "src/qalg_kernels.cpp", "src/gpu/cuda/tc_gemm.cuh", "src/gpu/cuda/launch_forward.cu",
@@ -187,6 +210,18 @@ TEST(KernelPackage, BadInputExitsTwoAndWritesNothing) {
       {"complete:2 --field 'GF(3)' --widths 8", "GF(3)"},
       {loop.string() + " --widths 8", "slot"},
       {"complete:2 --widths 8 --gap x.g", "--gap"},
+      // --name must be usable as a C++ namespace, a CMake target and a path component
+      {"complete:2 --widths 8 --name FfnUp", "--name 'FfnUp': expected lower-case"},
+      {"complete:2 --widths 8 --name 9up", "--name '9up': expected lower-case"},
+      {"complete:2 --widths 8 --name ffn-up", "--name 'ffn-up'"},
+      {"complete:2 --widths 8 --name ../up", "--name '../up'"},
+      {"complete:2 --widths 8 --name ''", "--name '': expected lower-case"},
+      {"complete:2 --widths 8 --name class", "--name 'class': a C++ keyword"},
+      {"complete:2 --widths 8 --name std", "--name 'std'"},
+      {"complete:2 --widths 8 --name qalg_kernels_runtime", "--name 'qalg_kernels_runtime'"},
+      {"complete:2 --widths 8 --name kernels", "--name 'kernels'"},
+      {"complete:2 --widths 8 --name ffn__up", "--name 'ffn__up': '__'"},
+      {"complete:2 --widths 8 --name " + std::string(65, 'a'), "longer than 64"},
   };
   for (const Case& c : cases) {
     CommandRun r = qalg_command("export " + c.args + " --out " + out.string());
@@ -197,11 +232,19 @@ TEST(KernelPackage, BadInputExitsTwoAndWritesNothing) {
   CommandRun r = qalg_command("export complete:2 --widths 8 --out " + q2_package().string());  // exists
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("already exists"), std::string::npos) << r.output;
+  for (const std::string& args : {"export complete:2 --gap " + out.string() + " --name up",
+                                  "export --verify " + q2_package().string() + " --name up"}) {
+    r = qalg_command(args);  // --name belongs to --out
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("--name"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out)) << args;
+  }
   fs::remove(loop);
 }
 
 // For complete graphs and random widths, the package's plan is the lowering of its table, its
 // header lists exactly the plan's terms, and the whole package re-checks.
+// (with a random --name: the header's path and namespace follow it)
 RC_GTEST_PROP(KernelPackage, WrittenPlanIsTheLoweringOfTheTable, ()) {
   const uint32_t q = *rc::gen::inRange<uint32_t>(1, 4);
   const auto s = *rc::gen::container<std::vector<uint32_t>>(q, rc::gen::inRange<uint32_t>(1, 40));
@@ -209,14 +252,115 @@ RC_GTEST_PROP(KernelPackage, WrittenPlanIsTheLoweringOfTheTable, ()) {
   const StructureTensor t = graph_algebra(quiver_family("complete:" + std::to_string(q)), Field::rationals());
   const fs::path d = scratch("prop_pkg");
   fs::remove_all(d);
-  const exporter::KernelExport e = exporter::write_kernel_package(t, {"complete:" + std::to_string(q), s, r, "bf16", d.string()});
+  const std::string name = *rc::gen::oneOf(rc::gen::just(std::string("qalg_kernels")),
+                                            rc::gen::map(rc::gen::inRange(0, 1000), [](int n) { return "mlp_" + std::to_string(n); }));
+  const exporter::KernelExport e =
+      exporter::write_kernel_package(t, {"complete:" + std::to_string(q), s, r, "bf16", name, d.string()});
   const gpu::KernelPlan fresh = gpu::lower_table(gpu::table_data_from_json(table_to_json(t), "t"), s, r);
   RC_ASSERT(read_json(d / "plan.json") == gpu::plan_to_json(fresh));
   size_t terms = 0;
   for (const auto& b : fresh.terms) terms += b.size();
   RC_ASSERT(terms == size_t(2) * q * q - q);  // SPEC §4: Q_q has 2q² − q block products
-  RC_ASSERT(read_text(d / "include/qalg_kernels/plan_data.hpp").find("kTermCount = " + std::to_string(terms) + ";") !=
-            std::string::npos);
+  const std::string header = read_text(d / ("include/" + name + "/plan_data.hpp"));
+  RC_ASSERT(header.find("kTermCount = " + std::to_string(terms) + ";") != std::string::npos);
+  RC_ASSERT(header.find("namespace " + name + "::generated {") != std::string::npos);
   RC_ASSERT(exporter::verify_kernel_package(d.string()).valid);
   fs::remove_all(d);
+}
+
+// --name renames what would clash between two packages in one project (C++ namespace, include
+// directory, sources, CMake names) and nothing of the shared kernel runtime.
+TEST(KernelPackage, NamedPackageRenamesItsNamespaceAndFilesNotItsRuntime) {
+  const fs::path d = named_package();
+  for (const char* f : {"include/ffn_up/ffn_up.hpp", "include/ffn_up/plan_data.hpp", "src/ffn_up.cpp",
+                        "torch/ffn_up_torch.cpp", "torch/qalg_torch.py", "cmake/qalg_package.cmake", "cmake/Config.cmake.in"})
+    EXPECT_TRUE(fs::is_regular_file(d / f)) << f;
+  EXPECT_FALSE(fs::exists(d / "include/qalg_kernels"));
+  EXPECT_FALSE(fs::exists(d / "src/qalg_kernels.cpp"));
+  EXPECT_NE(read_text(d / "include/ffn_up/ffn_up.hpp").find("\nnamespace ffn_up {"), std::string::npos);
+  EXPECT_NE(read_text(d / "include/ffn_up/plan_data.hpp").find("\nnamespace ffn_up::generated {"), std::string::npos);
+  EXPECT_NE(read_text(d / "src/ffn_up.cpp").find("#include \"ffn_up/plan_data.hpp\""), std::string::npos);
+  EXPECT_NE(read_text(d / "cmake/qalg_package.cmake").find("\nset(QALG_PACKAGE ffn_up)\n"), std::string::npos);
+  // Outside the CMake files (which read the name from cmake/qalg_package.cmake), the default name is
+  // left only in the shared runtime's name.
+  for (const auto& e : fs::recursive_directory_iterator(d)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), d).generic_string(), text = read_text(e.path());
+    if (rel == "CMakeLists.txt" || rel.ends_with(".cmake.in")) continue;
+    for (size_t at = text.find("qalg_kernels"); at != std::string::npos; at = text.find("qalg_kernels", at + 1))
+      EXPECT_EQ(text.substr(at, 20), "qalg_kernels_runtime") << rel << " at " << at;
+  }
+  // One runtime for every package of this qalg: the same hash as the default-named package, which is
+  // the README's sha256sum pipeline over include/qalg and src/gpu, and what CMake compares.
+  const nlohmann::json ke = read_json(d / "certificate.json")["kernel_export"];
+  EXPECT_EQ(ke["name"], "ffn_up");
+  EXPECT_EQ(ke["runtime_sha256"], read_json(q2_package() / "certificate.json")["kernel_export"]["runtime_sha256"]);
+  const CommandRun pipeline =
+      shell("cd " + d.string() + " && find include/qalg src/gpu -type f | LC_ALL=C sort | xargs sha256sum | sha256sum");
+  ASSERT_EQ(pipeline.exit_code, 0) << pipeline.output;
+  EXPECT_EQ(pipeline.output.substr(0, 64), ke["runtime_sha256"].get<std::string>());
+  EXPECT_NE(read_text(d / "cmake/qalg_package.cmake").find("set(QALG_RUNTIME_SHA256 " + pipeline.output.substr(0, 64) + ")"),
+            std::string::npos);
+  const verify::CertificateVerdict v = exporter::verify_kernel_package(d.string());
+  EXPECT_TRUE(v.valid) << v.first_failure();
+}
+
+// `qalg export --verify` takes the file names from the certificate's name and ties the recorded
+// runtime hash to the runtime files, so CMake's comparison of two packages compares their sources.
+TEST(KernelPackage, VerifyChecksTheNamedFilesAndTheRuntimeHash) {
+  const fs::path d = scratch("named_tampered");
+  auto fresh_copy = [&] {
+    fs::remove_all(d);
+    fs::copy(named_package(), d, fs::copy_options::recursive);
+  };
+  auto refused = [&](const std::string& claim, const std::string& what) {
+    CommandRun r = qalg_command("export --verify " + d.string());
+    EXPECT_EQ(r.exit_code, 1) << what << "\n" << r.output;
+    EXPECT_NE(r.output.find("FAIL " + claim), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(what), std::string::npos) << r.output;
+  };
+  fresh_copy();  // the default name's header planted beside the package's own
+  fs::create_directories(d / "include/qalg_kernels");
+  fs::copy_file(q2_package() / "include/qalg_kernels/plan_data.hpp", d / "include/qalg_kernels/plan_data.hpp");
+  refused("export:files", "include/qalg_kernels/plan_data.hpp");
+  fresh_copy();  // a runtime source edited and its listed hash fixed: the runtime hash no longer holds
+  std::ofstream(d / "src/gpu/cuda/launch_forward.cu", std::ios::app) << "// edited\n";
+  relist(d, "src/gpu/cuda/launch_forward.cu");
+  refused("export:runtime", "is not package 'ffn_up' with its runtime files' SHA-256");
+  fresh_copy();  // the recorded runtime hash edited (what a package must not do to share a project)
+  std::string cmake = read_text(d / "cmake/qalg_package.cmake");
+  cmake.replace(cmake.find("QALG_RUNTIME_SHA256 ") + 20, 4, "0000");
+  std::ofstream(d / "cmake/qalg_package.cmake") << cmake;
+  relist(d, "cmake/qalg_package.cmake");
+  refused("export:runtime", "cmake/qalg_package.cmake");
+  fresh_copy();  // a name that is no package name is malformed input, not a path to follow
+  nlohmann::json cert = read_json(d / "certificate.json");
+  cert["kernel_export"]["name"] = "../ffn_up";
+  std::ofstream(d / "certificate.json") << cert.dump(2) << "\n";
+  CommandRun r = qalg_command("export --verify " + d.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("kernel_export.name \"../ffn_up\" is not a package name"), std::string::npos) << r.output;
+  fs::remove_all(d);
+}
+
+// The PyTorch loader compiles the package from its own files: the name's sources exist, and its
+// runtime sources are exactly those CMakeLists.txt builds into qalg_kernels_runtime (torch cannot
+// run here; a list that drifted would fail only on the GPU machine).
+TEST(KernelPackage, TorchLoaderListsThePackagesOwnSources) {
+  const fs::path d = named_package();
+  const std::string py = read_text(d / "torch/qalg_torch.py"), cmake = read_text(d / "CMakeLists.txt");
+  EXPECT_NE(py.find("\nPACKAGE_NAME = \"ffn_up\"\n"), std::string::npos);
+  EXPECT_NE(py.find("\"torch/%s_torch.cpp\" % name, \"src/%s.cpp\" % name"), std::string::npos);
+  std::set<std::string> torch_runtime, cmake_runtime;
+  const std::regex quoted("\"(src/gpu/[^\"]+\\.(cpp|cu))\"");
+  for (std::sregex_iterator it(py.begin(), py.end(), quoted), end; it != end; ++it) torch_runtime.insert((*it)[1]);
+  const size_t start = cmake.find("add_library(qalg_kernels_runtime STATIC");
+  ASSERT_NE(start, std::string::npos);
+  const std::string sources = cmake.substr(start, cmake.find(')', start) - start);
+  const std::regex listed("\\$\\{_(cuda|host)\\}/([A-Za-z0-9_]+\\.(cpp|cu))");
+  for (std::sregex_iterator it(sources.begin(), sources.end(), listed), end; it != end; ++it)
+    cmake_runtime.insert(std::string((*it)[1] == "cuda" ? "src/gpu/cuda/" : "src/gpu/src/") + std::string((*it)[2]));
+  EXPECT_GE(cmake_runtime.size(), 10u);
+  EXPECT_EQ(torch_runtime, cmake_runtime);
+  for (const std::string& f : torch_runtime) EXPECT_TRUE(fs::is_regular_file(d / f)) << f;
 }

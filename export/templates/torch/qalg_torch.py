@@ -14,17 +14,27 @@ so FP64 gradcheck checks that path's backward formulas, not the kernels.
 import hashlib
 import json
 import os
+import re
 
 import torch
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNEL_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
-_SOURCES = [
-    "torch/qalg_kernels_torch.cpp", "src/qalg_kernels.cpp", "src/gpu/cuda/device_plan.cpp",
+# This package's name (`qalg export --name`): its sources are src/<name>.cpp and torch/<name>_torch.cpp,
+# its C++ namespace <name>. Another package loaded through this module uses its own certificate's name.
+PACKAGE_NAME = "qalg_kernels"
+# The kernel runtime (CMakeLists.txt's qalg_kernels_runtime, less the C++20 sources below).
+_RUNTIME_SOURCES = [
+    "src/gpu/cuda/device_plan.cpp",
     "src/gpu/cuda/validate.cpp", "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/tensor_map.cpp",
     "src/gpu/cuda/launch_forward.cu", "src/gpu/cuda/launch_forward_types.cu",
     "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu", "src/gpu/cuda/launch_narrow.cu", "src/gpu/cuda/launch_narrow_ffn.cu",
 ]
+
+
+def _sources(name):
+    """The sources of a package named `name` compiled with torch's flags."""
+    return ["torch/%s_torch.cpp" % name, "src/%s.cpp" % name] + _RUNTIME_SOURCES
 # C++20 sources (exact fractions); they include no torch header and are compiled apart, so every
 # file that includes torch headers keeps torch's own language standard.
 _CXX20_SOURCES = ["src/gpu/src/kernel_plan.cpp", "src/gpu/src/fraction.cpp"]
@@ -139,6 +149,10 @@ class KernelPackage:
             with open(cert_path) as f:
                 certificate = json.load(f)
         _checked_plan(dict(plan, _text=text), plan_path, certificate)
+        # The package's name picks its source files (a certificate-less copy: this module's package's).
+        self.name = (certificate or {}).get("kernel_export", {}).get("name", PACKAGE_NAME)
+        if not isinstance(self.name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", self.name):
+            raise ValueError(f"{cert_path}: kernel_export.name {self.name!r} is not a package name")
         with open(os.path.join(self.directory, "table.json")) as f:
             self.table = json.load(f)
         self.q = plan["q"]
@@ -157,7 +171,9 @@ class KernelPackage:
         if self._ext is None:
             from torch.utils import cpp_extension
             d = self.directory
-            name = "qalg_kernels_" + self.plan_sha256[:16]  # one extension per plan
+            # One extension per package name and plan: two packages load side by side in one
+            # process (each extension has its own module name, namespace and hidden symbols).
+            name = self.name + "_" + self.plan_sha256[:16]
             root = os.environ.get("TORCH_EXTENSIONS_DIR") or os.path.join(
                 os.path.expanduser("~"), ".cache", "torch_extensions")
             build_dir = os.path.join(root, name)
@@ -167,7 +183,7 @@ class KernelPackage:
             os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0a")
             self._ext = cpp_extension.load(
                 name=name,
-                sources=[os.path.join(d, s) for s in _SOURCES],
+                sources=[os.path.join(d, s) for s in _sources(self.name)],
                 extra_include_paths=[os.path.join(d, "include"), os.path.join(d, "src/gpu/cuda"),
                                      os.path.join(d, "src/gpu/src")],
                 # Hidden visibility: two packages loaded into one process must not bind to each

@@ -38,6 +38,10 @@ struct KernelExportOptions {
   std::vector<uint32_t> input_widths;       // s_0..s_{q-1}
   std::vector<uint32_t> output_widths;      // r_0..r_{q-1}
   std::string dtype = "bf16";               // the package's default: bf16 | fp16 | fp32
+  // --name: the CMake package and target qalg::NAME, the C++ namespace, include/NAME/ (a C
+  // identifier of lower-case letters, digits and '_'), so that packages of several shapes can be
+  // used in one project; they share one kernel runtime (qalg_kernels_runtime).
+  std::string name = "qalg_kernels";
   std::string out_dir;                      // must not exist yet
 };
 
