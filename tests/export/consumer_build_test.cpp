@@ -41,6 +41,17 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
+// CMake's output with every run of whitespace made one space: message(FATAL_ERROR) wraps its text.
+std::string flat(const std::string& output) {
+  std::string out;
+  for (char c : output) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (!space) out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST(ConsumerProject, ThreePackagesBuildInstallAndAreFoundTogether) {
@@ -134,7 +145,7 @@ TEST(ConsumerProject, ThreePackagesBuildInstallAndAreFoundTogether) {
   fs::remove_all(ffn_find);
   r = shell("cmake -S " + consumer_dir("consumer_ffn") + " -B " + ffn_find.string() + both_prefixes);
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("qalg kernel packages 'ffn_up' and 'ffn_down' were exported by different qalg versions: "
+  EXPECT_NE(flat(r.output).find("qalg kernel packages 'ffn_up' and 'ffn_down' were exported by different qalg versions: "
                           "re-export both (kernel runtime SHA-256 " + runtime_sha256(up) + " in 'ffn_up', " + other +
                           " in 'ffn_down'"),
             std::string::npos)
@@ -146,7 +157,7 @@ TEST(ConsumerProject, ThreePackagesBuildInstallAndAreFoundTogether) {
   fs::remove(prefix / "lib/libffn_up.a");
   r = shell("cmake --install " + build.string() + " --prefix " + prefix.string());
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("holds the qalg kernel runtime SHA-256 " + other), std::string::npos) << r.output;
+  EXPECT_NE(flat(r.output).find("holds the qalg kernel runtime SHA-256 " + other), std::string::npos) << r.output;
   EXPECT_EQ(read_text(stamp), other + "\n");
   EXPECT_FALSE(fs::exists(prefix / "lib/libffn_up.a"));
 
@@ -187,7 +198,7 @@ TEST(ConsumerProject, MismatchedRuntimesAndSameNamesAreRefusedAtConfigure) {
   write_file(recorded, replaced(read_text(recorded), hash, other));
   r = configure(up.string(), down.string());
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("qalg kernel packages 'ffn_up' and 'ffn_down' were exported by different qalg versions: "
+  EXPECT_NE(flat(r.output).find("qalg kernel packages 'ffn_up' and 'ffn_down' were exported by different qalg versions: "
                           "re-export both (kernel runtime SHA-256 " + hash + " in 'ffn_up', " + other + " in 'ffn_down')"),
             std::string::npos)
       << r.output;
@@ -197,7 +208,7 @@ TEST(ConsumerProject, MismatchedRuntimesAndSameNamesAreRefusedAtConfigure) {
   fs::copy(up, twin, fs::copy_options::recursive);
   r = configure(up.string(), twin.string());
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("qalg kernel package 'ffn_up' (" + twin.string() + "): this project already has a target of that name"),
+  EXPECT_NE(flat(r.output).find("qalg kernel package 'ffn_up' (" + twin.string() + "): this project already has a target of that name"),
             std::string::npos)
       << r.output;
   for (const fs::path& p : all) fs::remove_all(p);
