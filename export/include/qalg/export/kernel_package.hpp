@@ -59,9 +59,11 @@ KernelExport write_kernel_package(const StructureTensor& t, const KernelExportOp
 
 // Re-checks an export directory from its own files: the certificate's claims
 // (verify_certificate), table.json against the certificate's table, plan.json against a fresh
-// lowering of that table, the generated plan header against plan.json and table.json, and the
-// SHA-256 of every copied source against the certificate. Throws std::invalid_argument when a
-// file is missing or malformed.
+// lowering of that table, the generated plan header against plan.json and table.json, the
+// SHA-256 of every copied source against the certificate (the file names those of the
+// certificate's kernel_export.name), and the runtime SHA-256 recorded in the certificate and in
+// cmake/qalg_package.cmake against the runtime files. Throws std::invalid_argument when a file is
+// missing or malformed (a name that is no package name included).
 verify::CertificateVerdict verify_kernel_package(const std::string& dir);
 
 }  // namespace qalg::exporter
