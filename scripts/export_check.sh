@@ -4,7 +4,11 @@
 # test, install it and build + run the example consumer through find_package; for the first
 # package also through add_subdirectory; build the PyTorch extension and run the torch tests
 # (examples/pytorch) and the example script. Everything builds in parallel first.
-#   scripts/export_check.sh RESULTS_DIR PACKAGE_DIR...
+#   [FFN_PAIR=UP:DOWN] scripts/export_check.sh RESULTS_DIR PACKAGE_DIR...
+# FFN_PAIR: two packages exported with --name ffn_up and --name ffn_down (UP's N = DOWN's K):
+# examples/consumer_ffn builds both in one CMake project (add_subdirectory; one kernel runtime)
+# with both conformance tests, and runs h = up(x), y = down(h) against both plans;
+# examples/pytorch/test_two_packages.py loads both in one Python process.
 # Writes summary.txt, build.log, conformance_<name>.json, pytest.log, torch_results.jsonl
 # under RESULTS_DIR; prints the summary last. Exit 1 if anything failed.
 set -uo pipefail
@@ -33,6 +37,11 @@ build_cmake() {  # package, name
     cmake --build "$W/$2/find" -j"$J"
 }
 build_subdir() { cmake -S examples/consumer_cmake -B "$W/subdir" $gen -DQALG_KERNELS_DIR="$1" && cmake --build "$W/subdir" -j"$J"; }
+build_ffn() {
+  cmake -S examples/consumer_ffn -B "$W/ffn" $gen -DQALG_FFN_UP_DIR="$UP" -DQALG_FFN_DOWN_DIR="$DOWN" \
+    -DQALG_KERNELS_CONFORMANCE=ON &&
+    cmake --build "$W/ffn" -j"$J"
+}
 build_torch() { python3 -c "import sys; sys.path.insert(0, '$1/torch'); import qalg_torch; qalg_torch.load('$1', verbose=True)"; }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
@@ -44,6 +53,10 @@ for p in "${PKGS[@]}"; do
   step "torch_build_$n" build_torch "$p" &
 done
 step cmake_subdir build_subdir "${PKGS[0]}" &
+if [ -n "${FFN_PAIR:-}" ]; then
+  UP=$(cd "${FFN_PAIR%%:*}" && pwd) DOWN=$(cd "${FFN_PAIR#*:}" && pwd)
+  step cmake_ffn build_ffn &
+fi
 wait
 note "builds: $((SECONDS - t0)) s"
 
@@ -63,6 +76,17 @@ for p in "${PKGS[@]}"; do
   step "pytest_$n" python3 -m pytest -q -rfE -p no:cacheprovider examples/pytorch
   tail -3 "$W/pytest_$n.log" | tee -a "$summary"
 done
+if [ -n "${FFN_PAIR:-}" ]; then
+  for n in ffn_up ffn_down; do  # each package's own conformance test, both on the one runtime
+    step "conformance_$n" "$W/ffn/$n/${n}_conformance" "$RES/conformance_$n.json"
+    tail -1 "$W/conformance_$n.log" | tee -a "$summary"
+  done
+  step consumer_ffn "$W/ffn/consumer_ffn" 211
+  tail -1 "$W/consumer_ffn.log" | tee -a "$summary"
+  QALG_FFN_PACKAGES="$UP:$DOWN" step pytest_two_packages python3 -m pytest -q -rfE -p no:cacheprovider \
+    examples/pytorch/test_two_packages.py
+  tail -3 "$W/pytest_two_packages.log" | tee -a "$summary"
+fi
 step example python3 examples/pytorch/example.py "${PKGS[0]}"
 tail -2 "$W/example.log" | tee -a "$summary"
 

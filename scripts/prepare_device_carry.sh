@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fills the git-ignored .gpu-carry/ that the device calls carry (run HERE, where FLINT is, after
 # `make` or `cmake --build build`): the FLINT-written tables the GPU conformance and benchmarks
-# read, and the two exported packages that scripts/export_check.sh builds and tests on the GPU.
+# read, and the exported packages that scripts/export_check.sh builds and tests on the GPU.
 # Re-export after every change under gpu/ or export/: the packages embed the kernel sources.
 #   bash scripts/prepare_device_carry.sh [BUILD_DIR]      (default build)
 #   AB_REF=e73d0cb bash scripts/prepare_device_carry.sh  (also a reference tree, see below)
@@ -21,6 +21,11 @@ rm -rf .gpu-carry/export && mkdir -p .gpu-carry/export
 "$QALG" export complete:4 --widths 64 --dtype bf16 --out .gpu-carry/export/q4_bf16 >/dev/null
 "$QALG" export complete:2 --power 2 --widths 3,5,2,4 --output-widths 4,2,3,5 --dtype fp32 \
   --out .gpu-carry/export/q2sq_odd >/dev/null
+# Two named packages that chain (a gated FFN's up and down projections, K -> N -> K), for
+# export_check.sh's FFN_PAIR steps: one CMake project and one Python process with both.
+rm -rf .gpu-carry/ffn && mkdir -p .gpu-carry/ffn
+"$QALG" export complete:4 --widths 64 --output-widths 128 --dtype bf16 --name ffn_up --out .gpu-carry/ffn/ffn_up >/dev/null
+"$QALG" export complete:4 --widths 128 --output-widths 64 --dtype bf16 --name ffn_down --out .gpu-carry/ffn/ffn_down >/dev/null
 # AB_REF=<commit>: that commit's gpu/, bench/ and tests/gpu/ in .gpu-carry/ref, for the device
 # script's `ab` step (the same kernels' timings at two commits in one call).
 rm -rf .gpu-carry/ref
@@ -30,4 +35,4 @@ if [ -n "${AB_REF:-}" ]; then
 fi
 peer=../shared/peers/triton_qproj.py
 [ -f "$peer" ] && cp "$peer" .gpu-carry/triton_qproj.py
-echo "prepared: $(ls .gpu-carry/tables | wc -l) tables, packages: $(ls .gpu-carry/export | tr '\n' ' ')"
+echo "prepared: $(ls .gpu-carry/tables | wc -l) tables, packages: $(ls .gpu-carry/export | tr '\n' ' ')+ $(ls .gpu-carry/ffn | tr '\n' ' ')"
