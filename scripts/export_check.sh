@@ -9,6 +9,7 @@
 # examples/consumer_ffn builds both in one CMake project (add_subdirectory; one kernel runtime)
 # with both conformance tests, and runs h = up(x), y = down(h) against both plans;
 # examples/pytorch/test_two_packages.py loads both in one Python process.
+# ONLY_TORCH=1: only the PyTorch extensions' builds and tests (no CMake builds, conformance or consumers).
 # Writes summary.txt, build.log, conformance_<name>.json, pytest.log, torch_results.jsonl
 # under RESULTS_DIR; prints the summary last. Exit 1 if anything failed.
 set -uo pipefail
@@ -47,50 +48,54 @@ build_torch() { python3 -c "import sys; sys.path.insert(0, '$1/torch'); import q
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)" | tee -a "$summary"
 t0=$SECONDS
+cm=$([ "${ONLY_TORCH:-0}" = 1 ] && echo false || echo true)  # ONLY_TORCH=1: the PyTorch steps only
 for p in "${PKGS[@]}"; do
   n=$(basename "$p")
-  step "cmake_$n" build_cmake "$p" "$n" &
+  $cm && step "cmake_$n" build_cmake "$p" "$n" &
   step "torch_build_$n" build_torch "$p" &
 done
-step cmake_subdir build_subdir "${PKGS[0]}" &
+$cm && step cmake_subdir build_subdir "${PKGS[0]}" &
 if [ -n "${FFN_PAIR:-}" ]; then
   UP=$(cd "${FFN_PAIR%%:*}" && pwd) DOWN=$(cd "${FFN_PAIR#*:}" && pwd)
-  step cmake_ffn build_ffn &
+  $cm && step cmake_ffn build_ffn &
+  step torch_build_ffn_up build_torch "$UP" &
+  step torch_build_ffn_down build_torch "$DOWN" &
 fi
 wait
 note "builds: $((SECONDS - t0)) s"
 
-for p in "${PKGS[@]}"; do
+$cm && for p in "${PKGS[@]}"; do
   n=$(basename "$p")
   step "conformance_$n" "$W/$n/build/qalg_kernels_conformance" "$RES/conformance_$n.json"
   tail -1 "$W/conformance_$n.log" | tee -a "$summary"
   step "consumer_find_$n" "$W/$n/find/consumer"
 done
-step consumer_subdir "$W/subdir/consumer"
+$cm && step consumer_subdir "$W/subdir/consumer"
 # One pytest process per package (a crash in one cannot hide the other's results).
 export QALG_TORCH_RESULTS=$RES/torch_results.jsonl
 : >"$QALG_TORCH_RESULTS"
+: >"$RES/pytest.log"
 for p in "${PKGS[@]}"; do
   n=$(basename "$p")
   export QALG_EXPORT_DIRS=$p
   step "pytest_$n" python3 -m pytest -q -rfE -p no:cacheprovider examples/pytorch
   tail -3 "$W/pytest_$n.log" | tee -a "$summary"
+  cat "$W/pytest_$n.log" >>"$RES/pytest.log"  # at once: a call's timeout must not lose it
 done
 if [ -n "${FFN_PAIR:-}" ]; then
-  for n in ffn_up ffn_down; do  # each package's own conformance test, both on the one runtime
+  $cm && for n in ffn_up ffn_down; do  # each package's own conformance test, both on the one runtime
     step "conformance_$n" "$W/ffn/$n/${n}_conformance" "$RES/conformance_$n.json"
     tail -1 "$W/conformance_$n.log" | tee -a "$summary"
   done
-  step consumer_ffn "$W/ffn/consumer_ffn" 211
-  tail -1 "$W/consumer_ffn.log" | tee -a "$summary"
+  $cm && step consumer_ffn "$W/ffn/consumer_ffn" 211 && tail -1 "$W/consumer_ffn.log" | tee -a "$summary"
   QALG_FFN_PACKAGES="$UP:$DOWN" step pytest_two_packages python3 -m pytest -q -rfE -p no:cacheprovider \
     examples/pytorch/test_two_packages.py
   tail -3 "$W/pytest_two_packages.log" | tee -a "$summary"
+  cat "$W/pytest_two_packages.log" >>"$RES/pytest.log"
 fi
 step example python3 examples/pytorch/example.py "${PKGS[0]}"
 tail -2 "$W/example.log" | tee -a "$summary"
 
-cat "$W"/pytest_*.log >"$RES/pytest.log"
 for f in "$W"/*.log; do echo "===== $(basename "$f")"; tail -60 "$f"; done >"$RES/build.log"
 grep -h "FAIL\|error" "$W"/cmake_*.log "$W"/torch_build_*.log 2>/dev/null | head -20
 echo "===== summary"; cat "$summary"

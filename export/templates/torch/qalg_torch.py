@@ -302,17 +302,25 @@ def plan_backward_dw(pkg, x, dy, types):
 
 # ---- the independent dense reference, from the table ----
 
-def type_operators(pkg, dtype=torch.float64, device="cpu"):
-    """C[i] (q×q): block (k, j) of T_i(W) is C[i][k, j] · W_kj, summed from the table's
-    entries e_a e_b -> c e_g with slot(a) = (i, k), slot(b) = (k, j), slot(g) = (i, j)."""
+def type_coefficients(pkg):
+    """C[i][k][j] as nested lists of floats: block (k, j) of T_i(W) is C[i][k][j] · W_kj, summed
+    from the table's entries e_a e_b -> c e_g with slot(a) = (i, k), slot(b) = (k, j),
+    slot(g) = (i, j). Plain Python (no torch), so it is checked against the plan's terms without
+    a GPU (tests/python/test_kernel_package_loader.py)."""
     t = pkg.table
     cells = t["slots"]["cells"]
-    C = torch.zeros(pkg.q, pkg.q, pkg.q, dtype=torch.float64)
-    for a, b, g, c in t["entries"]:
+    where = os.path.join(pkg.directory, "table.json")
+    C = [[[0.0] * pkg.q for _ in range(pkg.q)] for _ in range(pkg.q)]
+    for n, (a, b, g, c) in enumerate(t["entries"]):
         (i, k), (k2, j), (i2, j2) = cells[a], cells[b], cells[g]
         if k == k2 and i2 == i and j2 == j:
-            C[i, k, j] += _fraction(c)
-    return C.to(dtype=dtype, device=device)
+            C[i][k][j] += _fraction(c, f"{where}: entries[{n}]")
+    return C
+
+
+def type_operators(pkg, dtype=torch.float64, device="cpu"):
+    """C[i] (q×q) of type_coefficients as one q×q×q tensor."""
+    return torch.tensor(type_coefficients(pkg), dtype=torch.float64).to(dtype=dtype, device=device)
 
 
 def reference_matmul(pkg, x, w, types):
