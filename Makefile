@@ -10,9 +10,10 @@ APT_PACKAGES := build-essential cmake g++ libflint-dev libgmp-dev libmpfr-dev li
   libeigen3-dev libboost-graph-dev libssl-dev libopenmpi-dev openmpi-bin nauty \
   pybind11-dev python3-dev ninja-build
 APT_TEST_PACKAGES := gap-core coq python3 clang libclang-rt-14-dev pari-gp
-# PyPI packages of the Python module's tests and the notebooks (issue 10), for the python3 on PATH.
+# PyPI packages of the Python module's tests, the notebooks (issue 10) and the Python lint test,
+# for the python3 on PATH.
 PIP_TEST_PACKAGES := pytest==9.0.3 nbclient==0.11.0 nbconvert==7.17.1 nbformat==5.11.1 \
-  ipykernel==7.4.0 matplotlib==3.10.9
+  ipykernel==7.4.0 matplotlib==3.10.9 pylint==4.1.5
 
 .PHONY: run test deps test-deps build clean gpu-check bench notebooks
 
