@@ -39,7 +39,7 @@ def both():
 
 
 def test_both_extensions_are_distinct_modules(both):
-    up_mod, up, down_mod, down = both
+    _, up, _, down = both
     assert up.extension() is not down.extension()
     assert up.extension().__name__ != down.extension().__name__
 
