@@ -18,6 +18,12 @@ inline void Bench::null_kernel_probe() {
     const Stats t = timer_->alone(g, false, 50);
     std::printf("launch  null kernel, %4u CTAs: %6.2f us (p10 %.2f, p90 %.2f)\n", ctas, t.median, t.p10, t.p90);
     csv_ << "ceiling,null_kernel_" << ctas << "_ctas_us," << gpu_name_ << ",,,,,,," << t.median << ",,,,,,,,,,,,,,,,,,,,\n";
+    // (forty-fourth session) the same replay behind a hold: what of it is the GPU's (Timer::set_hold_us)
+    timer_->reset_late();
+    const Stats h = timer_->alone(g, false, 50, true);
+    std::printf("launch  null kernel, %4u CTAs, held (%u us): %6.2f us (p10 %.2f, p90 %.2f; %d late)\n", ctas,
+                timer_->hold_us(), h.median, h.p10, h.p90, timer_->late());
+    csv_ << "ceiling,null_kernel_" << ctas << "_ctas_held_us," << gpu_name_ << ",,,,,,," << h.median << ",,,,,,,,,,,,,,,,,,,,\n";
   }
 }
 

@@ -32,6 +32,7 @@ using gpu::DType;
 struct Options {
   std::string tables = ".gpu-carry/tables", out = "gpu_bench.csv", suite = "table";
   int trials = 30;
+  uint32_t hold_us = 20;  // the held warm protocol's hold (QALG_BENCH_HOLD_US; Timer::set_hold_us)
 };
 // QALG_NARROW_FFN: -1 (unset) the FFN rows time the one-kernel FFN against the two kernels where
 // it applies and keep the faster; 0 / 1 force the two kernels / the one kernel.
@@ -97,6 +98,7 @@ class Bench {
     ok(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "fork event");
     ok(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "join event");
     timer_ = std::make_unique<Timer>(s_);
+    timer_->set_hold_us(o_.hold_us);
     cudaDeviceProp prop{};
     ok(cudaGetDeviceProperties(&prop, 0), "device properties");
     gpu_name_ = prop.name;
@@ -105,7 +107,8 @@ class Bench {
     csv_ << "suite,kind,shape,M,D,F,q,variant,dense_impl,dense_warm_us,dense_warm_p10,dense_warm_p90,"
             "alg_warm_us,alg_warm_p10,alg_warm_p90,dense_flush_us,alg_flush_us,alg_flush_p10,"
             "alg_flush_p90,speedup_warm,speedup_flush,floor_us,floor_fraction_warm,rel_l2,check,gpu,"
-            "dense_alone_us,alg_alone_us,speedup_alone,alg_before_dense_us\n";
+            "dense_alone_us,alg_alone_us,speedup_alone,alg_before_dense_us,dense_held_us,alg_held_us,alg_held_p10,"
+            "alg_held_p90,speedup_held,floor_fraction_held,late_replays\n";
   }
   int failures() const { return failures_; }
 
@@ -284,7 +287,13 @@ class Bench {
     GraphCall gd(s_, dense);
     if (timer_->once(gd, false) > 10000) trials = std::min(trials, 7);
     const auto [dw, aw] = timer_->alternate(gd, ga, false, trials);
+    // (Forty-fourth session) The same alternating warm trials, each replay behind a hold (Timer::
+    // set_hold_us): the GPU's time without the wait for the host's graph launch, as the flushed
+    // trials already were. late_replays: held or flushed replays the hold or memset did not cover.
+    timer_->reset_late();
+    const auto [dh, ah] = timer_->alternate(gd, ga, false, trials, true);
     const auto [df, af] = timer_->alternate(gd, ga, true, trials);
+    const int late = timer_->late();
     // Each call alone (warm medians of back-to-back replays): the Triton peer's own protocol, so its
     // figures compare like with like. Sixth session, square n = 32768: alone 3671 µs, alternating
     // 3700, but 2743-2776 in the calibration phase just before (same kernel, same buffers), which
@@ -299,16 +308,19 @@ class Bench {
       << aw.median << ',' << aw.p10 << ',' << aw.p90 << ',' << df.median << ',' << af.median << ','
       << af.p10 << ',' << af.p90 << ',' << dw.median / aw.median << ',' << df.median / af.median << ','
       << floor_us << ',' << floor_us / aw.median << ',' << rel_l2 << ',' << (pass ? "pass" : "FAIL")
-      << ',' << gpu_name_ << ',' << da.median << ',' << aa.median << ',' << da.median / aa.median << ',' << before.median;
+      << ',' << gpu_name_ << ',' << da.median << ',' << aa.median << ',' << da.median / aa.median << ',' << before.median << ','
+      << dh.median << ',' << ah.median << ',' << ah.p10 << ',' << ah.p90 << ',' << dh.median / ah.median << ','
+      << floor_us / ah.median << ',' << late;
     csv_ << r.str() << '\n';
     csv_.flush();
     const std::time_t now = std::time(nullptr);
     char clock[16];
     std::strftime(clock, sizeof clock, "%H:%M:%S", std::gmtime(&now));  // beside gpu_bench.sh's clock samples
-    std::printf("%-6s %-9s %-26s M=%-5d q=%-3d %-22s dense %9.1f alg %9.1f us  x%5.2f/%5.2f  floor %.2f  alone %.1f/%.1f x%.2f  before %.1f  err %.1e %s %s\n",
+    std::printf("%-6s %-9s %-26s M=%-5d q=%-3d %-22s dense %9.1f alg %9.1f us  x%5.2f/%5.2f  floor %.2f  held %.1f/%.1f x%.2f%s  alone %.1f/%.1f x%.2f  before %.1f  err %.1e %s %s\n",
                 suite.c_str(), kind.c_str(), shape.c_str(), M, q, variant.c_str(), dw.median, aw.median,
-                dw.median / aw.median, df.median / af.median, floor_us / aw.median, da.median, aa.median,
-                da.median / aa.median, before.median, rel_l2, pass ? "" : "FAIL", clock);
+                dw.median / aw.median, df.median / af.median, floor_us / aw.median, dh.median, ah.median,
+                dh.median / ah.median, late ? (" (" + std::to_string(late) + " late)").c_str() : "", da.median,
+                aa.median, da.median / aa.median, before.median, rel_l2, pass ? "" : "FAIL", clock);
     std::fflush(stdout);
   }
   // A forward pick kept for later rows of the same shape (training, FFN): forward() looks it up.

@@ -1,8 +1,9 @@
 #pragma once
 // Timing on the GPU (issue 7): a call captured once into a CUDA graph, replays timed with CUDA
-// events, optional L2 flush (a 512 MiB memset) before each replay, alternating trials of two
-// calls, medians with the 10th–90th percentile spread. Dense peers: cuBLAS and the best of
-// cuBLASLt's heuristic candidates, whichever is faster for the shape.
+// events, optional L2 flush (a 512 MiB memset) before each replay, optionally a hold instead (the
+// held warm protocol, Timer::set_hold_us), alternating trials of two calls, medians with the
+// 10th–90th percentile spread. Dense peers: cuBLAS and the best of cuBLASLt's heuristic
+// candidates, whichever is faster for the shape.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -12,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "qalg/gpu/cuda_bench_support.hpp"
 
 namespace qalg::bench {
 
@@ -62,28 +65,48 @@ class Timer {
     ok(cudaEventCreate(&b_), "event");
   }
   ~Timer() { cudaFree(flush_), cudaEventDestroy(a_), cudaEventDestroy(b_); }
+  // (Forty-fourth session) The held warm protocol: with held, each warm replay's opening event
+  // waits behind gpu::device_hold(hold_us) on the stream. Why: a replay timed on an idle GPU holds,
+  // between its two events, the host's cudaGraphLaunch (the GPU reaches the opening event at once
+  // and then waits for the graph); an empty kernel's replay timed so took 3.1-4.0 µs, a third of the
+  // Qwen3-30B expert's row. The flushed trials never held that wait: their 512 MiB memset runs
+  // while the host submits. Held, warm and flushed time the same thing, the GPU's work.
+  void set_hold_us(uint32_t us) { hold_ns_ = uint64_t(us) * 1000; }
+  uint32_t hold_us() const { return uint32_t(hold_ns_ / 1000); }
+  // Held or flushed replays whose opening event the GPU had passed before the host had submitted
+  // the replay and its closing event (the hold or the memset ended too soon): their time may hold
+  // a wait for the host. Counted since the last reset.
+  int late() const { return late_; }
+  void reset_late() { late_ = 0; }
   // Microseconds of one replay.
-  double once(const GraphCall& g, bool flush) {
+  double once(const GraphCall& g, bool flush, bool held = false) {
     if (flush) ok(cudaMemsetAsync(flush_, ++salt_, kFlushBytes, s_), "flush");
+    else if (held) gpu::device_hold(hold_ns_, s_);
     ok(cudaEventRecord(a_, s_), "record");
     g.launch();
     ok(cudaEventRecord(b_, s_), "record");
+    if (flush || held) {
+      const cudaError_t q = cudaEventQuery(a_);
+      if (q == cudaSuccess) ++late_;
+      else if (q != cudaErrorNotReady) ok(q, "event query");
+      if (cudaPeekAtLastError() == cudaErrorNotReady) cudaGetLastError();  // not an error: leave none behind
+    }
     ok(cudaEventSynchronize(b_), "sync");
     float ms = 0;
     ok(cudaEventElapsedTime(&ms, a_, b_), "elapsed");
     return ms * 1e3;
   }
   // Alternating trials of two calls; returns their stats.
-  std::pair<Stats, Stats> alternate(const GraphCall& x, const GraphCall& y, bool flush, int trials) {
+  std::pair<Stats, Stats> alternate(const GraphCall& x, const GraphCall& y, bool flush, int trials, bool held = false) {
     std::vector<double> tx, ty;
-    once(x, flush), once(y, flush);
-    for (int t = 0; t < trials; ++t) tx.push_back(once(x, flush)), ty.push_back(once(y, flush));
+    once(x, flush, held), once(y, flush, held);
+    for (int t = 0; t < trials; ++t) tx.push_back(once(x, flush, held)), ty.push_back(once(y, flush, held));
     return {stats(tx), stats(ty)};
   }
-  Stats alone(const GraphCall& x, bool flush, int trials) {
+  Stats alone(const GraphCall& x, bool flush, int trials, bool held = false) {
     std::vector<double> tx;
-    once(x, flush);
-    for (int t = 0; t < trials; ++t) tx.push_back(once(x, flush));
+    once(x, flush, held);
+    for (int t = 0; t < trials; ++t) tx.push_back(once(x, flush, held));
     return stats(tx);
   }
 
@@ -92,6 +115,8 @@ class Timer {
   cudaStream_t s_;
   void* flush_ = nullptr;
   int salt_ = 0;
+  uint64_t hold_ns_ = 20000;  // 20 µs: several times the host's submission of a replay and an event
+  int late_ = 0;
   cudaEvent_t a_, b_;
 };
 

@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue|stamps] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue|stamps|launch] [--trials N]
 #include <unistd.h>  // environ
 
 #include <cmath>
@@ -52,10 +52,10 @@ int main(int argc, char** argv) {
   // (thirty-fourth session) A suite name no branch below knows would time nothing and say nothing.
   static const char* const kSuites[] = {"table", "sweep", "all", "probe", "square", "decode", "ffn", "ffn30",
                                         "forward", "wide", "narrow", "training", "train30", "peerlost", "rows",
-                                        "ablate", "segments", "residue", "stamps"};
+                                        "ablate", "segments", "residue", "stamps", "launch"};
   if (std::find(std::begin(kSuites), std::end(kSuites), o.suite) == std::end(kSuites)) {
     std::cerr << "qalg_gpu_bench: unknown suite '" << o.suite << "' (table, sweep, all, probe, square, decode, ffn, "
-              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue, stamps)\n";
+              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue, stamps, launch)\n";
     return 2;
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
@@ -132,6 +132,18 @@ int main(int argc, char** argv) {
   if (!order("QALG_WS_ORDER", qalg::gpu::set_ws_item_order) ||
       !order("QALG_FFN_GATE_ORDER", qalg::gpu::set_ffn_gate_item_order))
     return 2;
+  // QALG_BENCH_HOLD_US (forty-fourth session): the held warm protocol's hold, whole µs in [1, 100000]
+  // (default 20): long enough that the host has submitted a replay before the GPU reaches it.
+  if (const char* v = std::getenv("QALG_BENCH_HOLD_US")) {
+    const std::string m = v;
+    if (m.empty() || m.size() > 6 || m.find_first_not_of("0123456789") != std::string::npos || std::stoul(m) < 1 ||
+        std::stoul(m) > 100000) {
+      std::cerr << "qalg_gpu_bench: QALG_BENCH_HOLD_US must be a whole number of microseconds in [1, 100000] (got '" << m
+                << "')\n";
+      return 2;
+    }
+    o.hold_us = uint32_t(std::stoul(m));
+  }
   int square_n = 16384;
   if (const char* v = std::getenv("QALG_SQUARE_N")) {
     const std::string m = v;
@@ -329,6 +341,15 @@ int main(int argc, char** argv) {
         b.training(name + "/down", F, D, 2048, 32);
       }
       for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
+    }
+    if (o.suite == "launch") {  // (forty-fourth session) the table's rows where the launch is a large share of the
+      // time, each with the held warm protocol beside the plain one: the empty replay, the three smallest
+      // M = 2048 projections, the five FFN decodes
+      b.null_kernel_probe();
+      for (const auto& [name, D, F, M, q] : kProjectionTable)
+        if (M == 2048 && (name == "Qwen3-30B-A3B-expert" || name == "Qwen3-1.7B" || name == "DeepSeek-V3-expert"))
+          b.projection(name, D, F, M, q, "table");
+      for (const auto& [name, D, F] : kFfnShapes) b.ffn(name, D, F, 1, 32);
     }
     if (o.suite == "decode") {  // M = 1 only: the five FFN decodes and two projection decodes
       for (const auto& [name, D, F] : kFfnShapes) b.ffn(name, D, F, 1, 32);

@@ -41,6 +41,24 @@ void device_null_kernel(uint32_t ctas, cudaStream_t stream) {
 }
 
 namespace {
+__global__ void hold_kernel(uint64_t ns) {
+  uint64_t t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    __nanosleep(200);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+}  // namespace
+
+void device_hold(uint64_t ns, cudaStream_t stream) {
+  if (ns == 0 || ns > 1000000000ull)
+    throw std::invalid_argument("device_hold: ns must be in [1, 1e9], got " + std::to_string(ns));
+  hold_kernel<<<1, 1, 0, stream>>>(ns);
+  detail::check_cuda(cudaGetLastError(), "hold_kernel launch");
+}
+
+namespace {
 __device__ uint64_t mix(uint64_t x) {
   x ^= x >> 33, x *= 0xff51afd7ed558ccdull, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ull;
   return x ^ (x >> 33);

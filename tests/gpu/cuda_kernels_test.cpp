@@ -198,6 +198,32 @@ TEST(BenchProbes, L2ReadSumsEveryChunkPassesTimes) {
             "device_l2_read: src and sum must be device pointers, got null");
   cudaFree(p), cudaFree(s);
 }
+// The bench's hold (the held warm protocol, bench/gpu/gpu_timing.hpp) keeps its stream for its time
+// and not much longer: CUDA events around it measure at least the hold less 1 µs (%globaltimer may
+// tick in microseconds) and at most twice it plus 100 µs, from 5 µs to 2 ms. Bad input is refused
+// before any launch.
+TEST(BenchProbes, HoldKeepsTheStreamForItsTime) {
+  cudaStream_t s = nullptr;
+  cudaEvent_t a = nullptr, b = nullptr;
+  cuda_ok(cudaStreamCreate(&s), "stream");
+  cuda_ok(cudaEventCreate(&a), "event");
+  cuda_ok(cudaEventCreate(&b), "event");
+  device_hold(1000, s);  // the first launch loads the module: not timed
+  cuda_ok(cudaStreamSynchronize(s), "sync");
+  for (uint64_t us : {5ull, 50ull, 500ull, 2000ull}) {
+    cuda_ok(cudaEventRecord(a, s), "record");
+    device_hold(us * 1000, s);
+    cuda_ok(cudaEventRecord(b, s), "record");
+    cuda_ok(cudaEventSynchronize(b), "sync");
+    float ms = 0;
+    cuda_ok(cudaEventElapsedTime(&ms, a, b), "elapsed");
+    EXPECT_GE(ms * 1e3, double(us) - 1.0) << us << " us hold";
+    EXPECT_LE(ms * 1e3, 2.0 * double(us) + 100.0) << us << " us hold";
+  }
+  EXPECT_EQ(error_of([&] { device_hold(0, s); }), "device_hold: ns must be in [1, 1e9], got 0");
+  EXPECT_EQ(error_of([&] { device_hold(1000000001ull, s); }), "device_hold: ns must be in [1, 1e9], got 1000000001");
+  cudaEventDestroy(a), cudaEventDestroy(b), cudaStreamDestroy(s);
+}
 // The bench's tile copy (suite `segments`) copies exactly the first (pitch / seg) · seg bytes of
 // every row, at the same places, and nothing else: dst starts as a byte pattern that src never has
 // (src from a generator, its 0xA5 bytes replaced), so a missed byte or a stray write shows; 192

@@ -42,6 +42,14 @@ void device_tile_copy(const void* src, void* dst, uint32_t rows, uint32_t seg_by
 // std::invalid_argument, before any launch, for ctas = 0.
 void device_null_kernel(uint32_t ctas, cudaStream_t stream);
 
+// Holds the stream for `ns` nanoseconds of %globaltimer: one thread spins, touching no memory, so
+// the L2 stays as the previous call left it. The benchmark's held warm protocol (bench/gpu/
+// gpu_timing.hpp) enqueues it before a timed replay: the host then submits the replay and its closing
+// event while the GPU spins, and the replay's time is the GPU's own, without the wait for the host's
+// cudaGraphLaunch that a replay timed on an idle GPU includes (the forty-fourth session). Throws
+// std::invalid_argument, before any launch, for ns = 0 or ns above one second.
+void device_hold(uint64_t ns, cudaStream_t stream);
+
 // Fills n BF16 values with a hashed pseudo-random N(0, 1)-like sequence times `scale` (uniform
 // sums, no cuRAND needed); different seeds give independent data.
 void fill_random_bf16(void* p, uint64_t n, uint64_t seed, float scale, cudaStream_t stream);
