@@ -24,6 +24,19 @@ inline void Bench::null_kernel_probe() {
     std::printf("launch  null kernel, %4u CTAs, held (%u us): %6.2f us (p10 %.2f, p90 %.2f; %d late)\n", ctas,
                 timer_->hold_us(), h.median, h.p10, h.p90, timer_->late());
     csv_ << "ceiling,null_kernel_" << ctas << "_ctas_held_us," << gpu_name_ << ",,,,,,," << h.median << ",,,,,,,,,,,,,,,,,,,,\n";
+    // and between event nodes inside its graph (Timer::once_in_graph): what of it a graph pays per call
+    GraphCall gi(s_, [&](cudaStream_t s) { gpu::device_null_kernel(ctas, s); }, timer_->graph_events());
+    std::vector<double> v;
+    for (int t = 0; t < 51; ++t) v.push_back(timer_->once_in_graph(gi));
+    const Stats i = stats(v);
+    std::printf("launch  null kernel, %4u CTAs, in its graph: %6.2f us (p10 %.2f, p90 %.2f)\n", ctas, i.median, i.p10, i.p90);
+    csv_ << "ceiling,null_kernel_" << ctas << "_ctas_ingraph_us," << gpu_name_ << ",,,,,,," << i.median << ",,,,,,,,,,,,,,,,,,,,\n";
+  }
+  {  // the in-graph clock against a known time: a 20 µs hold between the two nodes
+    GraphCall gh(s_, [&](cudaStream_t s) { gpu::device_hold(20000, s); }, timer_->graph_events());
+    std::vector<double> v;
+    for (int t = 0; t < 11; ++t) v.push_back(timer_->once_in_graph(gh));
+    std::printf("launch  a 20 us hold, in its graph: %6.2f us\n", stats(v).median);
   }
 }
 

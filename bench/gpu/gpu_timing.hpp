@@ -36,13 +36,19 @@ inline Stats stats(std::vector<double> v) {
 
 class GraphCall {
  public:
-  GraphCall(cudaStream_t s, const std::function<void(cudaStream_t)>& f) : s_(s) {
+  // With `inside` (Timer::graph_events), the graph also records those two events around the call, as
+  // nodes of its own (cudaEventRecordExternal): Timer::once_in_graph times the call inside its graph.
+  GraphCall(cudaStream_t s, const std::function<void(cudaStream_t)>& f,
+            std::pair<cudaEvent_t, cudaEvent_t> inside = {nullptr, nullptr})
+      : s_(s) {
     f(s);  // warm-up outside capture: work lists, function attributes, cuBLAS heuristics
     f(s);
     ok(cudaStreamSynchronize(s), "warm-up");
     cudaGraph_t g;
     ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "begin capture");
+    if (inside.first) ok(cudaEventRecordWithFlags(inside.first, s, cudaEventRecordExternal), "event node");
     f(s);
+    if (inside.second) ok(cudaEventRecordWithFlags(inside.second, s, cudaEventRecordExternal), "event node");
     ok(cudaStreamEndCapture(s, &g), "end capture");
     ok(cudaGraphInstantiate(&exec_, g, 0), "instantiate");
     cudaGraphDestroy(g);
@@ -63,8 +69,31 @@ class Timer {
     ok(cudaMalloc(&flush_, kFlushBytes), "flush buffer");
     ok(cudaEventCreate(&a_), "event");
     ok(cudaEventCreate(&b_), "event");
+    ok(cudaEventCreate(&c_), "event");
+    ok(cudaEventCreate(&d_), "event");
   }
-  ~Timer() { cudaFree(flush_), cudaEventDestroy(a_), cudaEventDestroy(b_); }
+  ~Timer() { cudaFree(flush_), cudaEventDestroy(a_), cudaEventDestroy(b_), cudaEventDestroy(c_), cudaEventDestroy(d_); }
+  // (Forty-fourth session) The events a GraphCall records inside its graph, for once_in_graph. Why: the
+  // held protocol took only 0.3 µs off an empty kernel's replay (3.36 -> 3.04 µs, H100), so the rest
+  // is the GPU's start and end of a graph; timed between two of the graph's own nodes, a call's time is
+  // what it takes inside a model's graph, where those are paid once per graph, not once per call.
+  std::pair<cudaEvent_t, cudaEvent_t> graph_events() const { return {c_, d_}; }
+  // Microseconds between the graph's two event nodes of one replay, behind a hold (g built with
+  // graph_events()).
+  double once_in_graph(const GraphCall& g) {
+    gpu::device_hold(hold_ns_, s_);
+    g.launch();
+    ok(cudaStreamSynchronize(s_), "sync");
+    float ms = 0;
+    ok(cudaEventElapsedTime(&ms, c_, d_), "elapsed (graph events)");
+    return ms * 1e3;
+  }
+  std::pair<Stats, Stats> alternate_in_graph(const GraphCall& x, const GraphCall& y, int trials) {
+    std::vector<double> tx, ty;
+    once_in_graph(x), once_in_graph(y);
+    for (int t = 0; t < trials; ++t) tx.push_back(once_in_graph(x)), ty.push_back(once_in_graph(y));
+    return {stats(tx), stats(ty)};
+  }
   // (Forty-fourth session) The held warm protocol: with held, each warm replay's opening event
   // waits behind gpu::device_hold(hold_us) on the stream. Why: a replay timed on an idle GPU holds,
   // between its two events, the host's cudaGraphLaunch (the GPU reaches the opening event at once
@@ -117,7 +146,7 @@ class Timer {
   int salt_ = 0;
   uint64_t hold_ns_ = 20000;  // 20 µs: several times the host's submission of a replay and an event
   int late_ = 0;
-  cudaEvent_t a_, b_;
+  cudaEvent_t a_, b_, c_, d_;  // c_, d_: recorded by graphs' own nodes (graph_events)
 };
 
 // Row-major C (M×N) = A (M×K) · B (K×N) (or Bᵀ / Aᵀ variants through the flags), BF16 in and

@@ -12,7 +12,7 @@ R=$W; . scripts/device_build.sh
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader
 timeout 60 build-gpu/test_gpu_cuda --gtest_filter='BenchProbes.*' >"$W/tests.log" 2>&1
 echo "tests rc $?: $(grep -E "PASSED|FAILED|OK \]|FAILED \]" "$W/tests.log" | tr '\n' ' ')"
-for hold in 20 60; do
+for hold in ${HOLDS:-20 60}; do
   QALG_BENCH_HOLD_US=$hold timeout 200 build-gpu/qalg_gpu_bench --tables .gpu-carry/tables --suite launch \
     --out "$O/launch_hold$hold.csv" >"$W/launch_hold$hold.log" 2>&1
   echo "launch hold $hold rc $? ($((SECONDS - t0)) s)"
