@@ -108,8 +108,7 @@ class Bench {
             "alg_warm_us,alg_warm_p10,alg_warm_p90,dense_flush_us,alg_flush_us,alg_flush_p10,"
             "alg_flush_p90,speedup_warm,speedup_flush,floor_us,floor_fraction_warm,rel_l2,check,gpu,"
             "dense_alone_us,alg_alone_us,speedup_alone,alg_before_dense_us,dense_held_us,alg_held_us,alg_held_p10,"
-            "alg_held_p90,speedup_held,floor_fraction_held,late_replays,dense_ingraph_us,alg_ingraph_us,alg_ingraph_p10,"
-            "alg_ingraph_p90,speedup_ingraph\n";
+            "alg_held_p90,speedup_held,floor_fraction_held,late_replays\n";
   }
   int failures() const { return failures_; }
 
@@ -295,12 +294,6 @@ class Bench {
     const auto [dh, ah] = timer_->alternate(gd, ga, false, trials, true);
     const auto [df, af] = timer_->alternate(gd, ga, true, trials);
     const int late = timer_->late();
-    // And warm, held, timed between event nodes inside each call's graph (Timer::once_in_graph).
-    Stats dg, ag;
-    {
-      GraphCall gdi(s_, dense, timer_->graph_events()), gai(s_, alg, timer_->graph_events());
-      std::tie(dg, ag) = timer_->alternate_in_graph(gdi, gai, trials);
-    }
     // Each call alone (warm medians of back-to-back replays): the Triton peer's own protocol, so its
     // figures compare like with like. Sixth session, square n = 32768: alone 3671 µs, alternating
     // 3700, but 2743-2776 in the calibration phase just before (same kernel, same buffers), which
@@ -317,18 +310,16 @@ class Bench {
       << floor_us << ',' << floor_us / aw.median << ',' << rel_l2 << ',' << (pass ? "pass" : "FAIL")
       << ',' << gpu_name_ << ',' << da.median << ',' << aa.median << ',' << da.median / aa.median << ',' << before.median << ','
       << dh.median << ',' << ah.median << ',' << ah.p10 << ',' << ah.p90 << ',' << dh.median / ah.median << ','
-      << floor_us / ah.median << ',' << late << ',' << dg.median << ',' << ag.median << ',' << ag.p10 << ','
-      << ag.p90 << ',' << dg.median / ag.median;
+      << floor_us / ah.median << ',' << late;
     csv_ << r.str() << '\n';
     csv_.flush();
     const std::time_t now = std::time(nullptr);
     char clock[16];
     std::strftime(clock, sizeof clock, "%H:%M:%S", std::gmtime(&now));  // beside gpu_bench.sh's clock samples
-    std::printf("%-6s %-9s %-26s M=%-5d q=%-3d %-22s dense %9.1f alg %9.1f us  x%5.2f/%5.2f  floor %.2f  held %.1f/%.1f x%.2f%s  in-graph %.1f/%.1f x%.2f  alone %.1f/%.1f x%.2f  before %.1f  err %.1e %s %s\n",
+    std::printf("%-6s %-9s %-26s M=%-5d q=%-3d %-22s dense %9.1f alg %9.1f us  x%5.2f/%5.2f  floor %.2f  held %.1f/%.1f x%.2f%s  alone %.1f/%.1f x%.2f  before %.1f  err %.1e %s %s\n",
                 suite.c_str(), kind.c_str(), shape.c_str(), M, q, variant.c_str(), dw.median, aw.median,
                 dw.median / aw.median, df.median / af.median, floor_us / aw.median, dh.median, ah.median,
-                dh.median / ah.median, late ? (" (" + std::to_string(late) + " late)").c_str() : "", dg.median,
-                ag.median, dg.median / ag.median, da.median,
+                dh.median / ah.median, late ? (" (" + std::to_string(late) + " late)").c_str() : "", da.median,
                 aa.median, da.median / aa.median, before.median, rel_l2, pass ? "" : "FAIL", clock);
     std::fflush(stdout);
   }

@@ -73,10 +73,11 @@ class Timer {
     ok(cudaEventCreate(&d_), "event");
   }
   ~Timer() { cudaFree(flush_), cudaEventDestroy(a_), cudaEventDestroy(b_), cudaEventDestroy(c_), cudaEventDestroy(d_); }
-  // (Forty-fourth session) The events a GraphCall records inside its graph, for once_in_graph. Why: the
-  // held protocol took only 0.3 µs off an empty kernel's replay (3.36 -> 3.04 µs, H100), so the rest
-  // is the GPU's start and end of a graph; timed between two of the graph's own nodes, a call's time is
-  // what it takes inside a model's graph, where those are paid once per graph, not once per call.
+  // (Forty-fourth session) The events a GraphCall records inside its graph, for once_in_graph (the
+  // launch probe's). Why: the held protocol took only 0.3-0.5 µs off an empty kernel's replay (3.4 ->
+  // 3.0 µs, H100); timed between two of its graph's own nodes the empty kernel took the same 2.8-3.0
+  // µs and a 20 µs hold 23.0: the rest is each kernel's own start and end on the GPU, paid per
+  // kernel inside a graph too, not the graph's launch.
   std::pair<cudaEvent_t, cudaEvent_t> graph_events() const { return {c_, d_}; }
   // Microseconds between the graph's two event nodes of one replay, behind a hold (g built with
   // graph_events()).
@@ -87,12 +88,6 @@ class Timer {
     float ms = 0;
     ok(cudaEventElapsedTime(&ms, c_, d_), "elapsed (graph events)");
     return ms * 1e3;
-  }
-  std::pair<Stats, Stats> alternate_in_graph(const GraphCall& x, const GraphCall& y, int trials) {
-    std::vector<double> tx, ty;
-    once_in_graph(x), once_in_graph(y);
-    for (int t = 0; t < trials; ++t) tx.push_back(once_in_graph(x)), ty.push_back(once_in_graph(y));
-    return {stats(tx), stats(ty)};
   }
   // (Forty-fourth session) The held warm protocol: with held, each warm replay's opening event
   // waits behind gpu::device_hold(hold_us) on the stream. Why: a replay timed on an idle GPU holds,

@@ -215,3 +215,19 @@ def test_the_card_is_named_and_a_card_other_than_the_h200_is_flagged(tmp_path):
     write(f, [row])
     assert "card:" not in run(f)[1]
 
+
+
+def test_held_ratios_are_stated_not_counted(tmp_path):
+    """Rows with speedup_held get a line each in the held table, compared with the paper's warm figure,
+    and the count stays the headline's."""
+    cols = COLS + ["speedup_held", "late_replays"]
+    f = tmp_path / "t.csv"
+    rows = [["table", "projection", "Qwen3-30B-A3B-expert", 2048, 16, 10.0, 1.41, 1.22, 0.37, 1.58, 0],
+            ["table", "ffn", "Qwen3-8B", 1, 32, 12.1, 6.53, 6.06, "", 6.60, 2]]
+    f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
+    rc, out, err = run(f)
+    assert rc == 0, err
+    assert row_of(out, "| 1: Qwen3-30B-A3B-expert M = 2048 |").endswith("| 1.57 | 1.41 | 1.58 | yes |")
+    assert row_of(out, "| 3: FFN Qwen3-8B M = 1 |").endswith("| 6.64 | 6.53 | 6.60 (2 late) | **no** |")
+    # verdicts: target 1 (2) + target 2 (1) + target 3 (2); met: the 30B flushed? 1.22 < 1.30 no; FFN flushed 6.06 >= 4.12
+    assert out.strip().splitlines()[-1] == "met: 1 of 5"
