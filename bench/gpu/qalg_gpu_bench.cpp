@@ -234,20 +234,17 @@ int main(int argc, char** argv) {
     }
     qalg::gpu::set_narrow_tma_store(m[0] - '0');
   }
-  // QALG_FFN_GATE=mma|ws64x64|ws64x128|wsl64x64|ws64x64s4|ws64x128s4: the gated FFN's gate/up kernel (M > 1).
+  // QALG_FFN_GATE=mma|ws64x64|ws64x128|wsl64x64: the gated FFN's gate/up kernel (M > 1).
   if (const char* v = std::getenv("QALG_FFN_GATE")) {
     const std::string e = v;
-    using G = qalg::gpu::FfnGateEngine;
-    const std::pair<const char*, G> engines[] = {{"mma", G::mma_sync},       {"ws64x64", G::ws64x64},
-                                                 {"ws64x128", G::ws64x128},  {"wsl64x64", G::wsl64x64},
-                                                 {"ws64x64s4", G::ws64x64s4}, {"ws64x128s4", G::ws64x128s4}};
-    const auto it = std::find_if(std::begin(engines), std::end(engines), [&](const auto& p) { return e == p.first; });
-    if (it == std::end(engines)) {
-      std::cerr << "qalg_gpu_bench: QALG_FFN_GATE must be mma, ws64x64, ws64x128, wsl64x64, ws64x64s4 or ws64x128s4 (got '"
-                << e << "')\n";
+    if (e != "mma" && e != "ws64x64" && e != "ws64x128" && e != "wsl64x64") {
+      std::cerr << "qalg_gpu_bench: QALG_FFN_GATE must be mma, ws64x64, ws64x128 or wsl64x64 (got '" << e << "')\n";
       return 2;
     }
-    qalg::gpu::set_ffn_gate_engine(it->second);
+    qalg::gpu::set_ffn_gate_engine(e == "mma"       ? qalg::gpu::FfnGateEngine::mma_sync
+                                   : e == "ws64x64"  ? qalg::gpu::FfnGateEngine::ws64x64
+                                   : e == "wsl64x64" ? qalg::gpu::FfnGateEngine::wsl64x64
+                                                     : qalg::gpu::FfnGateEngine::ws64x128);
   }
   // QALG_DECODE_STAGING=registers|cp_async|bulk, QALG_DECODE_PDL=0|1, QALG_DECODE_DEEP=0|1: the decode
   // engines.

@@ -17,9 +17,8 @@ namespace qalg::gpu::detail {
 // launch_forward.cu: the gated FFN's gate/up on the warp-specialised kernel, 64 × bn tiles
 // (bn = 64 or 128; lean: 64 with 2 stages, 4 CTAs per SM); false where it has no such tile or dtype.
 // types_outer: the items type outer (ListKind::forward_by_types), else (j, column tile) outer.
-// deep: 4 stages (64: 2 CTAs per SM; 128: 1).
 bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, bool types_outer, DType dt,
-                     cudaStream_t s, bool deep = false);
+                     cudaStream_t s);
 // launch_ffn.cu: the current device's multiprocessor count (read once).
 uint32_t multiprocessors();
 // Set (by DependentLaunchScope) while gated_ffn launches its down projection: the next

@@ -462,10 +462,8 @@ void gated_ffn(const DeviceBatch& up, const DeviceBatch& down, const DeviceMatri
         if (rmax <= 32)
           return launch_tc<T, kForward, 64, 32, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 32), a, stream);
         if (engine != FfnGateEngine::mma_sync &&
-            launch_gated_ws(up, a,
-                            engine == FfnGateEngine::ws64x128 || engine == FfnGateEngine::ws64x128s4 ? 128 : 64,
-                            engine == FfnGateEngine::wsl64x64, g_ffn_gate_types, X.dtype, stream,
-                            engine == FfnGateEngine::ws64x64s4 || engine == FfnGateEngine::ws64x128s4))
+            launch_gated_ws(up, a, engine == FfnGateEngine::ws64x128 ? 128 : 64, engine == FfnGateEngine::wsl64x64,
+                            g_ffn_gate_types, X.dtype, stream))
           return;
         return launch_tc<T, kForward, 64, 64, 2, kSiluMul>(impl.list(up, ListKind::forward, 64, 64), a, stream);
       }

@@ -495,7 +495,7 @@ namespace detail {
 // 2 CTAs per SM). a: X, gate (B0), up (B1), H (C). False where no such tile is compiled (the caller
 // keeps the mma.sync kernel).
 bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, bool types_outer, DType dt,
-                     cudaStream_t s, bool deep) {
+                     cudaStream_t s) {
   const DevicePlan& p = b.plan();
   uint32_t sw = p.plan().input_widths.empty() ? 0 : p.plan().input_widths[0];
   for (uint32_t w : p.plan().input_widths) sw = w == sw ? sw : 0;  // the common input width (0: none)
@@ -509,16 +509,6 @@ bool launch_gated_ws(const DeviceBatch& b, GemmArgs a, uint32_t bn, bool lean, b
   auto go = [&](auto tag) -> bool {
     using T = decltype(tag);
     if (bn == 64 && lean) return launch_ws<T, 64, 64, 2, 0, 4, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
-    // deep (forty-fourth session): 4 stages of 24 KB, 2 CTAs per SM, or of 40 KB, 1 CTA per SM. Why:
-    // DeepSeek-V3's gate/up reads ~176 MB from L2 (x and both W tiles per step) at ~4 TB/s, and the
-    // lean 2-stage tile ran slower per item than its better balance gained (twentieth session): more
-    // bytes in flight per item; the 128-column tile also reads each x step once for twice the columns.
-    if (deep && bn == 64 && g_ffn_pack_terms && packs_terms(sw, K, impl.formula, a))
-      return launch_ws<T, 64, 64, 4, 0, 2, kSiluMul, 1, true>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
-    if (deep && bn == 64) return launch_ws<T, 64, 64, 4, 0, 2, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
-    if (deep && g_ffn_pack_terms && packs_terms(sw, K, impl.formula, a))
-      return launch_ws<T, 64, 128, 4, 0, 1, kSiluMul, 1, true>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
-    if (deep) return launch_ws<T, 64, 128, 4, 0, 1, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
     if (bn == 64 && g_ffn_pack_terms && packs_terms(sw, K, impl.formula, a))
       return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul, 1, true>(wl, a, M, K, N, impl.formula, sw, rw, s), true;
     if (bn == 64) return launch_ws<T, 64, 64, 3, 0, 3, kSiluMul>(wl, a, M, K, N, impl.formula, sw, rw, s), true;

@@ -4,8 +4,8 @@
 set(cases
     "QALG_NARROW_TMA_STORE=x|QALG_NARROW_TMA_STORE must be 0, 1, 2 or 3 \\(got 'x'\\)"
     "QALG_NARROW_TMA_STORE=4|QALG_NARROW_TMA_STORE must be 0, 1, 2 or 3 \\(got '4'\\)"
-    "QALG_FFN_GATE=wide|QALG_FFN_GATE must be mma, ws64x64, ws64x128, wsl64x64, ws64x64s4 or ws64x128s4 \\(got 'wide'\\)"
-    "QALG_FFN_GATE=ws64|QALG_FFN_GATE must be mma, ws64x64, ws64x128, wsl64x64, ws64x64s4 or ws64x128s4 \\(got 'ws64'\\)"
+    "QALG_FFN_GATE=wide|QALG_FFN_GATE must be mma, ws64x64, ws64x128 or wsl64x64 \\(got 'wide'\\)"
+    "QALG_FFN_GATE=ws64|QALG_FFN_GATE must be mma, ws64x64, ws64x128 or wsl64x64 \\(got 'ws64'\\)"
     "QALG_BENCH_HOLD_US=0|QALG_BENCH_HOLD_US must be a whole number of microseconds in \\[1, 100000\\] \\(got '0'\\)"
     "QALG_BENCH_HOLD_US=2.5|QALG_BENCH_HOLD_US must be a whole number of microseconds in \\[1, 100000\\] \\(got '2.5'\\)"
     "QALG_BENCH_HOLD_US=100001|QALG_BENCH_HOLD_US must be a whole number of microseconds in \\[1, 100000\\] \\(got '100001'\\)"

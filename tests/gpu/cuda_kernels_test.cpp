@@ -812,8 +812,7 @@ TEST(WsItemOrder, GateUpTypesOuterMatchesTheReference) {
   set_ffn_gate_item_order(WsItemOrder::types);
   EXPECT_EQ(ffn_gate_item_order(), WsItemOrder::types);
   EXPECT_EQ(ws_item_order(), WsItemOrder::columns);
-  for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64,
-                          FfnGateEngine::ws64x64s4, FfnGateEngine::ws64x128s4}) {
+  for (FfnGateEngine e : {FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
     set_ffn_gate_engine(e);
     for (uint32_t f : {192u, 48u})
       run_conformance({"gate-types/ffn-f" + std::to_string(f), complete_table(4), same(4, 128), same(4, f)}, DType::bf16,
@@ -1216,9 +1215,9 @@ TEST(GroupedTma, WarpSpecialisedTilesMatchTheReference) {
 // multiple of 64 per type, and equal widths not multiples of 64 (grouped tensor maps).
 TEST(GatedFfn, EveryGateEngineMatchesTheReference) {
   uint64_t seed = 900;
-  const char* names[] = {"mma", "ws64x64", "ws64x128", "wsl64x64", "ws64x64s4", "ws64x128s4"};
-  for (FfnGateEngine e : {FfnGateEngine::mma_sync, FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64,
-                          FfnGateEngine::ws64x64s4, FfnGateEngine::ws64x128s4}) {
+  const char* names[] = {"mma", "ws64x64", "ws64x128", "wsl64x64"};
+  for (FfnGateEngine e :
+       {FfnGateEngine::mma_sync, FfnGateEngine::ws64x64, FfnGateEngine::ws64x128, FfnGateEngine::wsl64x64}) {
     set_ffn_gate_engine(e);
     const std::string n = names[int(e)];
     run_conformance({"complete:8/ffn-" + n, complete_table(8), same(8, 64), same(8, 128)}, DType::bf16, false, 8 * 37,

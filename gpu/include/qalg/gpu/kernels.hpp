@@ -133,10 +133,8 @@ void block_product(const DeviceBatch& batch, const DeviceMatrix& A, const Device
 // H is an M×F scratch matrix of the input dtype. Gate/up's kernel (16-bit types, widths multiples
 // of 8, output groups wider than 32): the warp-specialised Hopper kernel with 64 × 64 tiles (the
 // default), the same with 2 stages and 4 CTAs per SM (wsl64x64), or 64 × 128, or the mma.sync
-// kernel; process-wide, the bench's QALG_FFN_GATE compares them. (Forty-fourth session) ws64x64s4:
-// 64 × 64 with 4 stages, 2 CTAs per SM (the default has 3 and 3); ws64x128s4: 64 × 128 with 4
-// stages, 1 CTA per SM (ws64x128 has 2 and 2): deeper pipelines per item for the L2-bound gate/up.
-enum class FfnGateEngine { mma_sync, ws64x64, ws64x128, wsl64x64, ws64x64s4, ws64x128s4 };
+// kernel; process-wide, the bench's QALG_FFN_GATE compares them.
+enum class FfnGateEngine { mma_sync, ws64x64, ws64x128, wsl64x64 };
 void set_ffn_gate_engine(FfnGateEngine e);
 FfnGateEngine ffn_gate_engine();
 // gated_ffn launches its down projection, where that runs on a warp-specialised tile, by

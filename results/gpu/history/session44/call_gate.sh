@@ -7,6 +7,8 @@
 # 2 CTAs per SM; ws64x128s4: 4 stages, 1 CTA per SM) written this session: the gated-FFN tests, then
 # the ffn suite (the five FFNs at M = 2048) under each gate/up engine, two rounds in turn
 # (gate/up = the FFN minus its down projection: the `parts` lines).
+# Call 3 ran its H100 branch (history/session44/call3); both tiles were slower and were removed after
+# it (the commit that added them, then its revert), so that branch now fails at QALG_FFN_GATE.
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 out=${1:?usage: call_gate.sh OUT}
