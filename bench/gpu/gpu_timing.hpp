@@ -75,7 +75,7 @@ class Timer {
   ~Timer() { cudaFree(flush_), cudaEventDestroy(a_), cudaEventDestroy(b_), cudaEventDestroy(c_), cudaEventDestroy(d_); }
   // (Forty-fourth session) The events a GraphCall records inside its graph, for once_in_graph (the
   // launch probe's). Why: the held protocol took only 0.3-0.5 µs off an empty kernel's replay (3.4 ->
-  // 3.0 µs, H100); timed between two of its graph's own nodes the empty kernel took the same 2.8-3.0
+  // 3.0 µs, H100); timed between two of its graph's own nodes the empty kernel took the same 2.8-3.2
   // µs and a 20 µs hold 23.0: the rest is each kernel's own start and end on the GPU, paid per
   // kernel inside a graph too, not the graph's launch.
   std::pair<cudaEvent_t, cudaEvent_t> graph_events() const { return {c_, d_}; }
@@ -95,7 +95,7 @@ class Timer {
   // and then waits for the graph); an empty kernel's replay timed so took 3.1-4.0 µs, a third of the
   // Qwen3-30B expert's row. The flushed trials never held that wait: their 512 MiB memset runs
   // while the host submits. Held, warm and flushed time the same thing, the GPU's work. Measured
-  // (forty-fourth session, H100): the host's part is 0.3-0.9 µs; the rest is the GPU's per kernel.
+  // (forty-fourth session, H100): the host's part is 0.3-1.0 µs; the rest is the GPU's per kernel.
   void set_hold_us(uint32_t us) { hold_ns_ = uint64_t(us) * 1000; }
   uint32_t hold_us() const { return uint32_t(hold_ns_ / 1000); }
   // Held or flushed replays whose opening event the GPU had passed before the host had submitted
