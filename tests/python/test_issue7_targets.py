@@ -8,7 +8,8 @@ flushed, each call alone; lines without a protocol are alone), and the peer's ro
 are not compared; the count adds every verdict; unreadable or empty tables, a row without an integer M and peer lines that are not objects or hold
 non-numbers exit 2 with a message naming the problem. With the same call's empty graph replay t0
 (ceiling row null_kernel_1_ctas_us), target 2 also states the reachable fraction floor / (floor + t0);
-every unmet ratio lists the time that meets it, dense / paper, and qalg's excess over it."""
+every unmet ratio lists the time that meets it, dense / paper, and qalg's excess over it, then what
+limits it: t0's share of qalg's time, (time − t0) / floor, and (warm misses) the ratio alone."""
 import json
 import subprocess
 import sys
@@ -117,7 +118,7 @@ def test_square_slope_and_peer(tmp_path):
 
 
 def test_reachable_fraction_and_what_misses_need(tmp_path):
-    cols = COLS + ["floor_us", "dense_warm_us", "dense_flush_us", "alg_flush_us"]
+    cols = COLS + ["floor_us", "dense_warm_us", "dense_flush_us", "alg_flush_us", "speedup_alone"]
     f = tmp_path / "t.csv"
     def ceiling(name, value):  # the bench writes a ceiling's value in the dense_warm_us column
         return [value if c == "dense_warm_us" else {"suite": "ceiling", "kind": name, "shape": "H200"}.get(c, "")
@@ -126,25 +127,36 @@ def test_reachable_fraction_and_what_misses_need(tmp_path):
     rows = [ceiling("copy_bandwidth_TBps", 4.0), ceiling("null_kernel_1_ctas_us", 3.0),
             # floor 3 µs + replay 3 µs: at most 0.50; warm 10 µs against dense 14 / 1.57 = 8.917 µs needed;
             # flushed 14.3 / 1.30 = 11.0 needed, qalg 11.0: met
-            ["table", "projection", "Qwen3-30B-A3B-expert", 2048, 16, 10.0, 1.40, 1.30, 0.3, 3.0, 14.0, 14.3, 11.0],
+            ["table", "projection", "Qwen3-30B-A3B-expert", 2048, 16, 10.0, 1.40, 1.30, 0.3, 3.0, 14.0, 14.3, 11.0, 1.39],
             # floor 16.9 µs + replay 3 µs: at most 16.9 / 19.9 = 0.85; 0.77 needs the kernel after the
             # replay within (1.3 · 16.9 − 3) / 16.9 = 1.12 of the floor
-            ["table", "projection", "DeepSeek-V3-expert", 2048, 16, 25.0, 3.0, 2.6, 0.676, 16.9, 75.0, 78.0, 29.0],
-            ["table", "ffn", "Qwen3-8B", 1, 32, 12.0, 6.0, 4.5, "", 0.1, 12.0 * 6.0, 27.0, 6.0]]
+            ["table", "projection", "DeepSeek-V3-expert", 2048, 16, 25.0, 3.0, 2.36, 0.676, 16.9, 75.0, 78.0, 33.0, 3.1],
+            # a decode whose ratio alone (7.0) reaches the paper's 6.64 while the alternating one misses
+            ["table", "ffn", "Qwen3-8B", 1, 32, 12.0, 6.0, 4.5, "", 0.1, 12.0 * 6.0, 27.0, 6.0, 7.0]]
     f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
     rc, out, err = run(f)
     assert rc == 0, err
     assert "0.30 (at most 0.50: floor 3.0 µs + replay 3.0; 0.77 unreachable) | **no** |" in row_of(out, "| 2 |", "Qwen3-30B")
     assert ("0.68 (at most 0.85: floor 16.9 µs + replay 3.0; 0.77 needs the kernel after the replay ≤ 1.12 × the floor)"
             " | **no** |") in row_of(out, "| 2 |", "DeepSeek-V3")
+    # each miss: the time that meets it, the excess, then what limits it: the replay's share of
+    # qalg's time (3 / 10), the rest over the floor ((10 − 3) / 3) and the warm ratio alone
     need = row_of(out, "| Qwen3-30B-A3B-expert M = 2048, warm |")
-    assert need == f"| Qwen3-30B-A3B-expert M = 2048, warm | 10.0 | {14 / 1.57:.1f} | {100 * (10 / (14 / 1.57) - 1):.1f} % |"
-    assert "M = 2048, flushed" not in out
-    assert row_of(out, "| FFN Qwen3-8B M = 1, warm |").endswith(f"| {72 / 6.64:.1f} | {100 * (12 / (72 / 6.64) - 1):.1f} % |")
+    assert need == (f"| Qwen3-30B-A3B-expert M = 2048, warm | 10.0 | {14 / 1.57:.1f} | {100 * (10 / (14 / 1.57) - 1):.1f} % | "
+                    f"30 % | {(10 - 3) / 3:.2f} | 1.39 (< 1.57) |")
+    assert "Qwen3-30B-A3B-expert M = 2048, flushed" not in out
+    # a flushed miss (78 / 2.47 = 31.6 µs would meet it) states no ratio alone: that protocol is warm
+    assert row_of(out, "| DeepSeek-V3-expert M = 2048, flushed |") == (
+        f"| DeepSeek-V3-expert M = 2048, flushed | 33.0 | {78 / 2.47:.1f} | {100 * (33 / (78 / 2.47) - 1):.1f} % | "
+        f"9 % | {(33 - 3) / 16.9:.2f} | — |")
+    assert row_of(out, "| FFN Qwen3-8B M = 1, warm |").endswith(
+        f"| {72 / 6.64:.1f} | {100 * (12 / (72 / 6.64) - 1):.1f} % | 25 % | {(12 - 3) / 0.1:.2f} | 7.00 (≥ 6.64) |")
     # without the replay row, no bound is claimed
     f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows if r[1] != "null_kernel_1_ctas_us"]) + "\n")
     rc, out, err = run(f)
     assert rc == 0 and "at most" not in out, err
+    # nor a replay's share; a flushed miss states no ratio alone (that protocol is warm)
+    assert row_of(out, "| Qwen3-30B-A3B-expert M = 2048, warm |").endswith("| — | — | 1.39 (< 1.57) |")
     rows[1] = ceiling("null_kernel_1_ctas_us", "nan")
     f.write_text("\n".join([",".join(cols)] + [",".join(str(v) for v in r) for r in rows]) + "\n")
     rc, _, err = run(f)
