@@ -174,6 +174,13 @@ class Bench {
   template <typename Body>
   void with_calibrated_tile(int D, int F, int M, int q, Body&& body);
   void residue(const std::string& name, int D, int F, int M, int q);
+  // (forty-fifth session) Why the gated FFN decodes miss the paper warm but not alone (8.8 against
+  // 8.0 µs for Qwen3-1.7B): qalg's decode timed alternating with the dense decode (the table's
+  // protocol); with the dense decode then one of qalg's (its blocks back in L2, the rest as after
+  // dense); with a read-only pass over dense's weights (the L2 stream without dense's work); with
+  // that pass then one decode of qalg's; and alone. Rows
+  // `residue,decode:<preceding>,<shape>,1,…` (bench_residue.hpp).
+  void decode_residue(const std::string& name, int D, int F);
   // (thirty-seventh session) The calibrated tile's start and end CTA by CTA: its kernel's
   // %globaltimer stamps (a QALG_WS_STAMPS build only) alone, after dense, after dense flushed
   // (bench_stamps.hpp).

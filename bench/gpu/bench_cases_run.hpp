@@ -155,6 +155,41 @@ inline void Bench::calibrate_forward(const gpu::DevicePlan& plan, const gpu::Dev
   gpu::set_forward_tiles({64, 128, 5, gpu::TileEngine::wgmma_ws});  // the process default
 }
 
+namespace detail {
+// The gated FFN's operands (X is M × D, Wg and Wu D × F, Wd F × D, Wgu dense's D × 2F), filled with
+// the same seeds in every suite, so that rows of different suites time the same numbers.
+inline void fill_ffn_operands(const Buf& X, const Buf& Wg, const Buf& Wu, const Buf& Wd, const Buf& Wgu,
+                              cudaStream_t s) {
+  const uint64_t M = X.rows, D = X.cols, F = Wg.cols;
+  gpu::fill_random_bf16(X.p, M * D, 21, 1.0f, s);
+  gpu::fill_random_bf16(Wg.p, D * F, 22, 1.0f / std::sqrt(float(D)), s);
+  gpu::fill_random_bf16(Wu.p, D * F, 23, 1.0f / std::sqrt(float(D)), s);
+  gpu::fill_random_bf16(Wd.p, F * D, 24, 1.0f / std::sqrt(float(F)), s);
+  gpu::fill_random_bf16(Wgu.p, D * 2 * F, 25, 1.0f / std::sqrt(float(D)), s);
+  ok(cudaStreamSynchronize(s), "fill");
+}
+
+// The gated FFN's check (its rows' rel_l2): gate and up through the dense reference, SiLU·u on the
+// host, down on the kernel's H; the larger of H's and Y's relative L2 errors. X is rows × D.
+inline double ffn_rel_l2(const gpu::TableData& t, int q, const std::vector<uint32_t>& rt, const Buf& X,
+                         const Buf& Wg, const Buf& Wu, const Buf& Wd, const Buf& H, const Buf& Y) {
+  const int M = int(X.rows), D = int(X.cols), F = int(Wg.cols);
+  gpu::CudaDenseReference ru(t, same(q, D / q), same(q, F / q));
+  gpu::CudaDenseReference rd(t, same(q, F / q), same(q, D / q));
+  Buf g(M, F, 4), u(M, F, 4), yr(M, D, 4);
+  ru.forward(rt, X.m(), Wg.m(), g.f());
+  ru.forward(rt, X.m(), Wu.m(), u.f());
+  std::vector<float> gv(uint64_t(M) * F), uv(gv.size());
+  ok(cudaMemcpy(gv.data(), g.p, gv.size() * 4, cudaMemcpyDeviceToHost), "download");
+  ok(cudaMemcpy(uv.data(), u.p, uv.size() * 4, cudaMemcpyDeviceToHost), "download");
+  for (size_t e = 0; e < gv.size(); ++e) gv[e] = gv[e] / (1.0f + std::exp(-gv[e])) * uv[e];
+  ok(cudaMemcpy(g.p, gv.data(), gv.size() * 4, cudaMemcpyHostToDevice), "upload");
+  const double eh = gpu::rel_l2_bf16(H.p, g.f(), gv.size());
+  rd.forward(rt, H.m(), Wd.m(), yr.f());
+  return std::max(eh, gpu::rel_l2_bf16(Y.p, yr.f(), uint64_t(M) * D));
+}
+}  // namespace detail
+
 inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   const gpu::TableData t = table(q);
   gpu::DevicePlan up(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
@@ -162,12 +197,7 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   const auto types = gpu::cyclic_types(M, q);
   gpu::DeviceBatch bu(up, types), bd(down, types);
   Buf X(M, D), Wg(D, F), Wu(D, F), Wd(F, D), H(M, F), Y(M, D), Wgu(D, 2 * F), GU(M, 2 * F), Hd(M, F), Yd(M, D);
-  gpu::fill_random_bf16(X.p, uint64_t(M) * D, 21, 1.0f, s_);
-  gpu::fill_random_bf16(Wg.p, uint64_t(D) * F, 22, 1.0f / std::sqrt(float(D)), s_);
-  gpu::fill_random_bf16(Wu.p, uint64_t(D) * F, 23, 1.0f / std::sqrt(float(D)), s_);
-  gpu::fill_random_bf16(Wd.p, uint64_t(F) * D, 24, 1.0f / std::sqrt(float(F)), s_);
-  gpu::fill_random_bf16(Wgu.p, uint64_t(D) * 2 * F, 25, 1.0f / std::sqrt(float(D)), s_);
-  ok(cudaStreamSynchronize(s_), "fill");
+  detail::fill_ffn_operands(X, Wg, Wu, Wd, Wgu, s_);
   std::string i1, i2;
   const Call gu = dense_best(M, 2 * F, D, false, false, X.p, Wgu.p, GU.p, i1);
   const Call dn = dense_best(M, D, F, false, false, Hd.p, Wd.p, Yd.p, i2);
@@ -204,21 +234,8 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
   ok(cudaMemset(H.p, 0xff, H.rows * H.cols * 2), "poison");
   alg(s_);
   ok(cudaStreamSynchronize(s_), "run");
-  // Check: gate and up through the reference, SiLU·u on the host; down on the kernel's H.
   const std::vector<uint32_t> rt = M == 1 ? std::vector<uint32_t>{0} : types;
-  gpu::CudaDenseReference ru(t, detail::same(q, D / q), detail::same(q, F / q));
-  gpu::CudaDenseReference rd(t, detail::same(q, F / q), detail::same(q, D / q));
-  Buf g(M, F, 4), u(M, F, 4), yr(M, D, 4);
-  ru.forward(rt, X.m(), Wg.m(), g.f());
-  ru.forward(rt, X.m(), Wu.m(), u.f());
-  std::vector<float> gv(uint64_t(M) * F), uv(gv.size());
-  ok(cudaMemcpy(gv.data(), g.p, gv.size() * 4, cudaMemcpyDeviceToHost), "download");
-  ok(cudaMemcpy(uv.data(), u.p, uv.size() * 4, cudaMemcpyDeviceToHost), "download");
-  for (size_t e = 0; e < gv.size(); ++e) gv[e] = gv[e] / (1.0f + std::exp(-gv[e])) * uv[e];
-  ok(cudaMemcpy(g.p, gv.data(), gv.size() * 4, cudaMemcpyHostToDevice), "upload");
-  const double eh = gpu::rel_l2_bf16(H.p, g.f(), gv.size());
-  rd.forward(rt, H.m(), Wd.m(), yr.f());
-  const double ey = gpu::rel_l2_bf16(Y.p, yr.f(), uint64_t(M) * D);
+  const double err = detail::ffn_rel_l2(t, q, rt, X, Wg, Wu, Wd, H, Y);
   {  // Where the time goes (warm medians of 10, each call alone): qalg's whole FFN and its down
      // projection alone (gate/up = the difference), and dense's three calls.
     const Call down_only = [&](cudaStream_t s) {
@@ -252,7 +269,7 @@ inline void Bench::ffn(const std::string& name, int D, int F, int M, int q) {
                            : one_kernel ? "one-kernel"
                                         : "fused";
   row("table", "ffn", name, M, D, F, q, tile, i1 + "+" + i2, dense, alg,
-      floor_us(fl, by), std::max(eh, ey), 1e-2);
+      floor_us(fl, by), err, 1e-2);
   gpu::set_narrow_ffn(g_bench_narrow_ffn == 0 ? 0 : 1);  // the library's default again
 }
 

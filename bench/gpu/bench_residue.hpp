@@ -68,4 +68,69 @@ inline void Bench::residue(const std::string& name, int D, int F, int M, int q) 
   });
 }
 
+inline void Bench::decode_residue(const std::string& name, int D, int F) {
+  const int q = 32;
+  const gpu::TableData t = table(q);
+  gpu::DevicePlan up(gpu::lower_table(t, detail::same(q, D / q), detail::same(q, F / q)));
+  gpu::DevicePlan down(gpu::lower_table(t, detail::same(q, F / q), detail::same(q, D / q)));
+  Buf X(1, D), Wg(D, F), Wu(D, F), Wd(F, D), H(1, F), Y(1, D), Wgu(D, 2 * F), GU(1, 2 * F), Hd(1, F), Yd(1, D),
+      dot(1, 1, 4);
+  detail::fill_ffn_operands(X, Wg, Wu, Wd, Wgu, s_);
+  std::string i1, i2;
+  const Call gu = dense_best(1, 2 * F, D, false, false, X.p, Wgu.p, GU.p, i1);
+  const Call dn = dense_best(1, D, F, false, false, Hd.p, Wd.p, Yd.p, i2);
+  const Call dense = [&, gu, dn](cudaStream_t s) {
+    gu(s);
+    gpu::dense_silu_mul_bf16(GU.p, Hd.p, 1, F, s);
+    dn(s);
+  };
+  const Call alg = [&](cudaStream_t s) {
+    gpu::gated_ffn_decode(up, down, 0, X.m(), Wg.m(), Wu.m(), Wd.m(), H.m(), Y.m(), s);
+  };
+  // dense's weights read once, nothing written but one number (as the projection residue's reads):
+  // the L2 then holds the tail of dense's weights, as after the dense decode, without its work
+  auto read = [this, out = dot.p](const void* p, uint64_t n) {
+    ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
+    ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_16BF, CUDA_R_32F), "dot");
+    ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_HOST), "pointer mode");
+  };
+  const Call read_dense_w = [&, read](cudaStream_t s) {
+    ok(cublasSetStream(dense_.blas, s), "cublasSetStream");
+    read(Wgu.p, uint64_t(D) * 2 * F);
+    read(Wd.p, uint64_t(F) * D);
+  };
+  const std::vector<std::pair<std::string, Call>> before = {
+      {"dense", dense},
+      {"dense-then-itself", [&, dense](cudaStream_t s) { dense(s), alg(s); }},
+      {"read-dense-w", read_dense_w},
+      {"read-dense-w-then-itself", [&, read_dense_w](cudaStream_t s) { read_dense_w(s), alg(s); }},
+  };
+  // checked as the table's FFN rows: poisoned outputs, one call, the reference
+  ok(cudaMemset(Y.p, 0xff, Y.rows * Y.cols * 2), "poison");
+  ok(cudaMemset(H.p, 0xff, H.rows * H.cols * 2), "poison");
+  alg(s_);
+  ok(cudaStreamSynchronize(s_), "run");
+  const double err = detail::ffn_rel_l2(t, q, {0}, X, Wg, Wu, Wd, H, Y);
+  const bool pass = err <= 1e-2;
+  failures_ += !pass;  // the bench exits non-zero on a failed check
+  GraphCall ga(s_, alg);
+  const std::string tile = "decode:" + gpu::decode_shape_name(gpu::decode_shape(up, 0, 2)) + "+" +
+                           gpu::decode_shape_name(gpu::decode_shape(down, 0, 1));
+  auto emit = [&](const std::string& kind, const Stats* pw, const Stats& a) {
+    auto v = [](const Stats* x, double Stats::*m) { return x ? std::to_string(x->*m) : std::string(); };
+    csv_ << "residue,decode:" << kind << ',' << name << ",1," << D << ',' << F << ',' << q << ',' << tile << ','
+         << i1 << '+' << i2 << ',' << v(pw, &Stats::median) << ',' << v(pw, &Stats::p10) << ',' << v(pw, &Stats::p90)
+         << ',' << a.median << ',' << a.p10 << ',' << a.p90 << ",,,,,,,,," << err << ',' << (pass ? "pass" : "FAIL")
+         << ',' << gpu_name_ << ",,,,\n";
+    std::printf("residue decode %-22s after %-26s %8.1f us (p10 %.1f, p90 %.1f)  err %.1e\n", name.c_str(),
+                kind.c_str(), a.median, a.p10, a.p90, err);
+  };
+  for (const auto& [kind, call] : before) {
+    GraphCall gp(s_, call);
+    const auto [pw, aw] = timer_->alternate(gp, ga, false, o_.trials);
+    emit(kind, &pw, aw);
+  }
+  emit("itself", nullptr, timer_->alone(ga, false, o_.trials));
+}
+
 }  // namespace qalg::bench

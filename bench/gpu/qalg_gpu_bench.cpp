@@ -2,7 +2,7 @@
 // same run, warm and L2-flushed, alternating trials, medians + p10/p90; the copy bandwidth and
 // the bf16 matrix rate measured here give each shape's floor and the fraction achieved; every
 // timed configuration is checked against the cuBLAS dense reference built from the table.
-//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue|stamps|launch] [--trials N]
+//   qalg_gpu_bench --tables DIR --out results.csv [--suite table|sweep|all|probe|square|decode|ffn|ffn30|forward|wide|training|train30|narrow|peerlost|rows|ablate|segments|residue|decode-residue|stamps|launch] [--trials N]
 #include <unistd.h>  // environ
 
 #include <cmath>
@@ -52,10 +52,10 @@ int main(int argc, char** argv) {
   // (thirty-fourth session) A suite name no branch below knows would time nothing and say nothing.
   static const char* const kSuites[] = {"table", "sweep", "all", "probe", "square", "decode", "ffn", "ffn30",
                                         "forward", "wide", "narrow", "training", "train30", "peerlost", "rows",
-                                        "ablate", "segments", "residue", "stamps", "launch"};
+                                        "ablate", "segments", "residue", "decode-residue", "stamps", "launch"};
   if (std::find(std::begin(kSuites), std::end(kSuites), o.suite) == std::end(kSuites)) {
     std::cerr << "qalg_gpu_bench: unknown suite '" << o.suite << "' (table, sweep, all, probe, square, decode, ffn, "
-              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue, stamps, launch)\n";
+              << "ffn30, forward, wide, narrow, training, train30, peerlost, rows, ablate, segments, residue, decode-residue, stamps, launch)\n";
     return 2;
   }
   // QALG_LAW_GRID=0: the wg_gemm.cuh tiles read their forward items from the list (to compare).
@@ -428,6 +428,10 @@ int main(int argc, char** argv) {
     if (o.suite == "residue") {  // (thirty-fourth session) which operand's L2 residue the M = 2048 projections gain from
       for (const auto& [name, D, F, M, q] : kProjectionTable)  // QALG_ABLATE_SHAPES picks among them
         if (M == 2048 && keep(name)) b.residue(name, D, F, M, q);
+    }
+    if (o.suite == "decode-residue") {  // (forty-fifth session) what the dense decode between trials costs qalg's
+      for (const auto& [name, D, F] : kFfnShapes)  // QALG_ABLATE_SHAPES picks among them
+        if (keep(name)) b.decode_residue(name, D, F);
     }
     if (o.suite == "stamps") {  // (thirty-seventh session) the M = 2048 projections' CTA starts (QALG_WS_STAMPS builds)
       for (const auto& [name, D, F, M, q] : kProjectionTable)  // QALG_ABLATE_SHAPES picks among them
