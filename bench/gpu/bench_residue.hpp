@@ -90,6 +90,8 @@ inline void Bench::decode_residue(const std::string& name, int D, int F) {
   // dense's weights read once, nothing written but one number (as the projection residue's reads):
   // the L2 then holds the tail of dense's weights, as after the dense decode, without its work
   auto read = [this, out = dot.p](const void* p, uint64_t n) {
+    // cublasDotEx counts in int (the largest decode's dense gate/up, Qwen3-8B, is 1.0e8 elements)
+    if (n > uint64_t(INT32_MAX)) throw std::invalid_argument("decode-residue: an operand of more than 2^31 elements");
     ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_DEVICE), "pointer mode");
     ok(cublasDotEx(dense_.blas, int(n), p, CUDA_R_16BF, 1, p, CUDA_R_16BF, 1, out, CUDA_R_16BF, CUDA_R_32F), "dot");
     ok(cublasSetPointerMode(dense_.blas, CUBLAS_POINTER_MODE_HOST), "pointer mode");
