@@ -16,19 +16,12 @@
 #include "bench_ablate.hpp"
 #include "bench_residue.hpp"
 #include "bench_stamps.hpp"
+#include "table_rows.hpp"
 
 using namespace qalg;
 using namespace qalg::bench;
 
-// SPEC §6's projection table (the paper's q per shape) and the five shapes of its FFN and training rows.
-const std::vector<std::tuple<std::string, int, int, int, int>> kProjectionTable = {
-    {"Qwen3-1.7B", 2048, 6144, 2048, 32},     {"Qwen3-4B", 2560, 9728, 2048, 32},
-    {"Qwen3-8B", 4096, 12288, 2048, 32},      {"Qwen3-30B-A3B-expert", 2048, 768, 2048, 16},
-    {"DeepSeek-V3-expert", 7168, 2048, 2048, 16}, {"Qwen3-32B", 5120, 25600, 2048, 32},
-    {"Qwen3-32B", 5120, 25600, 8192, 128},    {"Qwen3-32B", 5120, 25600, 32768, 256}};
-const std::vector<std::tuple<std::string, int, int>> kFfnShapes = {
-    {"Qwen3-1.7B", 2048, 6144}, {"Qwen3-4B", 2560, 9728}, {"Qwen3-8B", 4096, 12288},
-    {"Qwen3-30B-A3B-expert", 2048, 768}, {"DeepSeek-V3-expert", 7168, 2048}};
+// kProjectionTable, kFfnShapes, kTableSquares: table_rows.hpp (QALG_TABLE_ROWS picks among them).
 
 int main(int argc, char** argv) {
   Options o;
@@ -175,6 +168,17 @@ int main(int argc, char** argv) {
         return 2;
       }
       ablate_shapes.push_back(p);
+    }
+  }
+  // QALG_TABLE_ROWS=KIND:PREFIX[@M],… (forty-seventh session): the table suite times only those rows
+  // (table_rows.hpp), e.g. the unmet ones when less device time is left than the whole table needs.
+  TableRowFilter table_rows;
+  if (const char* v = std::getenv("QALG_TABLE_ROWS")) {
+    try {
+      table_rows = parse_table_rows(v, table_suite_rows());
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "qalg_gpu_bench: " << e.what() << "\n";
+      return 2;
     }
   }
   // QALG_WIDE_M=8192|32768 (twenty-seventh session): the wide suite times that row alone.
@@ -334,13 +338,20 @@ int main(int argc, char** argv) {
                 qalg::gpu::paired_tile_ctas({64, 128, 5, qalg::gpu::TileEngine::wgmma_ws_pair}));
     if (o.suite == "table" || o.suite == "all") {
       b.null_kernel_probe();  // every timed call holds one replay: the floor fraction reachable at all
-      for (const auto& [name, D, F, M, q] : kProjectionTable) b.projection(name, D, F, M, q, "table");
+      // the rows of table_suite_rows(), in its order, each where QALG_TABLE_ROWS keeps it
+      const auto keeps = [&](const char* kind, const std::string& name, int M) {
+        return table_rows.keeps({kind, name, M});
+      };
+      for (const auto& [name, D, F, M, q] : kProjectionTable)
+        if (keeps("projection", name, M)) b.projection(name, D, F, M, q, "table");
       for (const auto& [name, D, F] : kFfnShapes) {
-        for (int M : {1, 2048}) b.ffn(name, D, F, M, 32);
-        b.training(name + "/up", D, F, 2048, 32);
-        b.training(name + "/down", F, D, 2048, 32);
+        for (int M : kFfnTableM)
+          if (keeps("ffn", name, M)) b.ffn(name, D, F, M, 32);
+        if (keeps("training", name + "/up", 2048)) b.training(name + "/up", D, F, 2048, 32);
+        if (keeps("training", name + "/down", 2048)) b.training(name + "/down", F, D, 2048, 32);
       }
-      for (int n : {4096, 8192, 16384, 32768}) b.square(n, 128);
+      for (int n : kTableSquares)
+        if (keeps("square", std::to_string(n), n)) b.square(n, 128);
     }
     if (o.suite == "launch") {  // (forty-fourth session) the table's rows where the launch is a large share of the
       // time, each with the held warm protocol beside the plain one: the empty replay, the three smallest
