@@ -1,8 +1,8 @@
 #pragma once
 // QALG_TABLE_ROWS (forty-seventh session): which of the table suite's rows a run times. An H200 has
-// come for a whole table (~210 s after a ~70 s build) only rarely since the thirty-sixth session;
-// after failed requests less device time is left than the table needs, while the unmet rows alone
-// (the 30B expert's projection, DeepSeek-V3's FFN at M = 2048, the decodes) take a fraction of it.
+// come only rarely since the thirty-sixth session, and after failed requests less device time is
+// left than the whole table and its peer need; the unmet rows alone (the 30B expert's projection,
+// DeepSeek-V3's FFN at M = 2048, the decodes) take a fraction of it.
 // Plain C++: tests/gpu/table_rows_test.cpp checks it on the CPU.
 //
 //   QALG_TABLE_ROWS=KIND:PREFIX[@M],…    KIND: projection | ffn | training | square
