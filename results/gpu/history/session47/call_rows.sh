@@ -4,17 +4,22 @@
 # needs (carry .gpu-carry after scripts/prepare_device_carry.sh):
 #   DEADLINE=200 bash results/gpu/history/session47/call_rows.sh $OUT
 # Everything is written under $OUT as it is made (the bench flushes each row), so a call the tool
-# stops at its limit still brings back the rows done. Elsewhere it exits at once (nothing built).
+# stops at its limit still brings back the rows done. On a card whose name lacks $CARD (default H200)
+# it exits at once (nothing built). ROWS: QALG_TABLE_ROWS's items (default the unmet rows), or `all`
+# for the whole table (call 2 on an H100: the six rows took ~3 s after a 97 s build, so the table's
+# time is the peer's, not its rows').
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
 O=${1:?usage: call_rows.sh OUT}; W=/tmp/s47; mkdir -p "$O" "$W"
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "card: $card"
-case $card in *H200*) ;; *) echo "not an H200: nothing run"; exit 0 ;; esac
+want=${CARD:-H200}
+case $card in *"$want"*) ;; *) echo "not an $want: nothing run"; exit 0 ;; esac
 R=$W; . scripts/device_build.sh
 left() { echo $(( ${DEADLINE:-200} - (SECONDS - t0) )); }
 rows=${ROWS:-projection:Qwen3-30B,projection:DeepSeek-V3,ffn:DeepSeek-V3,ffn:Qwen3-1.7B@1,ffn:Qwen3-8B@1}
-QALG_TABLE_ROWS=$rows timeout $(( $(left) - 5 )) stdbuf -oL build-gpu/qalg_gpu_bench --tables .gpu-carry/tables \
+if [ "$rows" = all ]; then unset QALG_TABLE_ROWS; else export QALG_TABLE_ROWS=$rows; fi
+timeout $(( $(left) - 5 )) stdbuf -oL build-gpu/qalg_gpu_bench --tables .gpu-carry/tables \
   --suite table --out "$O/bench_rows.csv" >"$O/bench_rows.log" 2>&1
 echo "rows rc $? ($((SECONDS - t0)) s)"; grep -E "^table|FAIL|rror" "$O/bench_rows.log" | cut -c1-200
 if [ "$(left)" -gt 30 ]; then
