@@ -180,6 +180,11 @@ int main(int argc, char** argv) {
       std::cerr << "qalg_gpu_bench: " << e.what() << "\n";
       return 2;
     }
+    if (o.suite != "table" && o.suite != "all") {  // it would pick nothing there and say nothing
+      std::cerr << "qalg_gpu_bench: QALG_TABLE_ROWS is read by the table and all suites only (suite '" << o.suite
+                << "')\n";
+      return 2;
+    }
   }
   // QALG_WIDE_M=8192|32768 (twenty-seventh session): the wide suite times that row alone.
   int wide_m = 0;

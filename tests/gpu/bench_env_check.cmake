@@ -44,6 +44,7 @@ set(cases
     "QALG_TABLE_ROWS=ffn:Qwen3-9B|QALG_TABLE_ROWS: 'ffn:Qwen3-9B': selects no row of the table"
     "QALG_TABLE_ROWS=decode:Qwen3-8B|QALG_TABLE_ROWS: 'decode:Qwen3-8B': kind must be projection, ffn, training or square"
     "QALG_TABLE_ROWS=ffn:Qwen3-8B@1x|QALG_TABLE_ROWS: 'ffn:Qwen3-8B@1x': M must be a positive integer"
+    "QALG_TABLE_ROWS=ffn:Qwen3-8B@1|QALG_TABLE_ROWS is read by the table and all suites only \\(suite 'ffn'\\)"
     "QALG_WIDE_M=4096|QALG_WIDE_M must be 8192 or 32768 \\(got '4096'\\)"
     "QALG_NARROW_RUN=5000|QALG_NARROW_RUN: set_narrow_run: units per CTA must be 0 \\(automatic\\) or in \\[1, 4096\\], got 5000")
 # Runs the bench with `command` (a list: an env prefix, or options after the fixed ones) and
