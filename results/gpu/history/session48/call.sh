@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Forty-eighth session: the current table's call in ~300 s instead of ~520, on an H200 only (carry
+# .gpu-carry after `make build` and scripts/prepare_device_carry.sh):
+#   DEADLINE=300 bash results/gpu/history/session48/call.sh $OUT
+# Why: call 1 (an H100) ran the whole table and the peer on two shapes in 170 s with the build, so
+# the table itself is ~1 min and the rest of the ~520 s asked so far was the peer's. This runs, in
+# order of what the targets need: the whole table (bench_table.csv), the peer on table1's shapes in
+# qalg's protocols (peer.jsonl), its squares (peer_squares.jsonl), its `more` pass (peer_more.jsonl),
+# each while DEADLINE leaves room, every file written under $OUT as it is made, so a call stopped
+# at the tool's limit still brings back what was done. Exits at once (nothing built) on a card whose
+# name lacks $CARD (default H200).
+set -uo pipefail
+cd "$(dirname "$0")/../../../.."
+O=${1:?usage: call.sh OUT}; W=/tmp/s48; mkdir -p "$O" "$W"
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+echo "card: $card"
+want=${CARD:-H200}
+case $card in *"$want"*) ;; *) echo "not an $want: nothing run"; exit 0 ;; esac
+git rev-parse --short HEAD >"$O/code.txt" 2>/dev/null
+R=$W; . scripts/device_build.sh
+left() { echo $(( ${DEADLINE:-300} - (SECONDS - t0) )); }
+unset QALG_TABLE_ROWS
+timeout $(( $(left) - 5 )) stdbuf -oL build-gpu/qalg_gpu_bench --tables .gpu-carry/tables \
+  --suite table --out "$O/bench_table.csv" >"$O/bench_table.log" 2>&1
+echo "table rc $? ($((SECONDS - t0)) s)"; grep -E "^table|FAIL|rror" "$O/bench_table.log" | cut -c1-160
+peer() {  # peer NAME ARGS...: one pass of the peer while at least 40 s are left
+  local name=$1; shift
+  [ "$(left)" -gt 40 ] || { echo "peer $name: no time left"; return; }
+  PYTHONUNBUFFERED=1 timeout $(( $(left) - 5 )) "$@" >"$O/$name.jsonl" 2>"$W/$name.err"
+  echo "peer $name rc $? ($((SECONDS - t0)) s)"; cut -c1-200 "$O/$name.jsonl"; tail -2 "$W/$name.err"
+}
+peer peer python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py
+peer peer_squares python3 scripts/peer_protocols.py .gpu-carry/triton_qproj.py --squares
+peer peer_more python3 .gpu-carry/triton_qproj.py more
+python3 scripts/issue7_targets.py "$O/bench_table.csv" $(for f in peer peer_more peer_squares; do
+  [ -s "$O/$f.jsonl" ] && echo "$O/$f.jsonl"; done) >"$O/targets.md" 2>&1
+grep -E "\*\*no\*\*|^met|^card" "$O/targets.md" | cut -c1-200
+echo "total $((SECONDS - t0)) s"
