@@ -11,15 +11,17 @@
 # qalg's protocols (peer.jsonl), its squares (peer_squares.jsonl), its `more` pass (peer_more.jsonl),
 # each while DEADLINE leaves room, every file written under $OUT as it is made, so a call stopped
 # at the tool's limit still brings back what was done. Exits at once (nothing built) on a card whose
-# name lacks $CARD (default H200).
+# name lacks $CARD (default H200; the check is scripts/on_card.sh's, which refuses a bad CARD with exit 2).
 set -uo pipefail
-cd "$(dirname "$0")/../../../.."
-O=${1:?usage: call.sh OUT}; W=/tmp/s48; mkdir -p "$O" "$W"
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "card: $card"
-want=${CARD:-H200}
-case $card in *"$want"*) ;; *) echo "not an $want: nothing run"; exit 0 ;; esac
-git rev-parse --short HEAD >"$O/code.txt" 2>/dev/null
+self=$(realpath "$0")
+cd "$(dirname "$self")/../../../.."
+O=${1:?usage: call.sh OUT}
+if [ -z "${QALG_CALL_ON_CARD:-}" ]; then  # the card check is scripts/on_card.sh's (exit 3: another card)
+  QALG_CALL_ON_CARD=1 bash scripts/on_card.sh "${CARD:-H200}" bash "$self" "$@"; rc=$?
+  [ $rc = 3 ] && exit 0; exit $rc
+fi
+W=/tmp/s48; mkdir -p "$O" "$W"
+git describe --always --dirty >"$O/code.txt" 2>/dev/null  # -dirty: the copied tree differs from its HEAD (call 2)
 R=$W; . scripts/device_build.sh
 left() { echo $(( ${DEADLINE:-300} - (SECONDS - t0) )); }
 unset QALG_TABLE_ROWS
