@@ -27,7 +27,8 @@ PACKAGE_NAME = "qalg_kernels"
 _RUNTIME_SOURCES = [
     "src/gpu/cuda/device_plan.cpp",
     "src/gpu/cuda/validate.cpp", "src/gpu/cuda/calibration.cpp", "src/gpu/cuda/tensor_map.cpp",
-    "src/gpu/cuda/launch_forward.cu", "src/gpu/cuda/launch_forward_types.cu",
+    "src/gpu/cuda/launch_forward.cu", "src/gpu/cuda/launch_forward_ws_bf16.cu",
+    "src/gpu/cuda/launch_forward_ws_f16.cu", "src/gpu/cuda/launch_forward_types.cu",
     "src/gpu/cuda/launch_backward.cu", "src/gpu/cuda/launch_ffn.cu", "src/gpu/cuda/launch_narrow.cu", "src/gpu/cuda/launch_narrow_ffn.cu",
 ]
 
