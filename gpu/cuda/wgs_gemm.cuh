@@ -722,7 +722,7 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
           const uint32_t m_x = RP && lane == 1 && w.slot ? w.slot - 1 : w.m_begin;  // this lane's x rows
           const uint32_t tq = g.row_formula.by_c.div(m_x);
           const int32_t ri = int32_t(m_x - tq * g.row_formula.c), ty = int32_t(tq);
-          const int32_t jb = GP ? int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u) : 0;
+          [[maybe_unused]] const int32_t jb = GP ? int32_t(lane == 0 ? w.n_begin / r_group : w.slot ? (w.slot - 1) / r_group : 0u) : 0;
           const uint32_t nbw = narrow_w ? min(uint32_t(BN / 64), (w.n_count + 63) / 64) : uint32_t(BN / 64);
           bool first = true;
 #pragma unroll 1
