@@ -21,7 +21,10 @@ if [ -z "${QALG_CALL_ON_CARD:-}" ]; then  # the card check is scripts/on_card.sh
   [ $rc = 3 ] && exit 0; exit $rc
 fi
 W=/tmp/s48; mkdir -p "$O" "$W"
-git describe --always --dirty >"$O/code.txt" 2>/dev/null  # -dirty: the copied tree differs from its HEAD (call 2)
+# code.txt: what scripts/prepare_device_carry.sh recorded here (the device copy's .git can be older
+# than its tree, so its own describe is kept only as the second line)
+{ echo "carry made at: $(cat .gpu-carry/code.txt 2>/dev/null || echo unknown)"
+  echo "device copy's git: $(git describe --always --dirty 2>/dev/null)"; } >"$O/code.txt"
 R=$W; . scripts/device_build.sh
 left() { echo $(( ${DEADLINE:-300} - (SECONDS - t0) )); }
 unset QALG_TABLE_ROWS
