@@ -38,5 +38,5 @@ peer=../shared/peers/triton_qproj.py
 # The commit (and whether the tree differs from it) these files were made from, for the device
 # scripts' code.txt: the device copy's own .git can be older than its tree (forty-eighth session's
 # call 2, forty-ninth's call 1), so its `git describe` is not the code that ran.
-git describe --always --dirty >.gpu-carry/code.txt
+git describe --always --dirty >.gpu-carry/code.txt 2>/dev/null || echo unknown >.gpu-carry/code.txt
 echo "prepared: $(ls .gpu-carry/tables | wc -l) tables, packages: $(ls .gpu-carry/export | tr '\n' ' ')+ $(ls .gpu-carry/ffn | tr '\n' ' ')"
