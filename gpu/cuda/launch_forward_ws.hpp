@@ -1,7 +1,7 @@
 #pragma once
 // The forward's warp-specialised launches (wgs_gemm.cuh): declared here, defined in
 // launch_forward_ws.cuh and compiled once per 16-bit type (launch_forward_ws_bf16.cu,
-// launch_forward_ws_f16.cu). Why two translation units: these ~20 kernel instantiations per type
+// launch_forward_ws_f16.cu). Why two translation units: these 21 kernel instantiations per type
 // made launch_forward.cu the build's critical path (52 s of a 2-core build; ~87 s device builds
 // waited on it), and the GPU machine's 16 cores compile the two halves side by side.
 #include <atomic>
