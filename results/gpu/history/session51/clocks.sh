@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Fifty-first session: does the Qwen3-32B M = 32768 row lose to the GPU's clocks after dense?
+# Fifty-first session: how the SM clock recovers after dense on the current code (Qwen3-32B M = 32768)
 #   bash results/gpu/history/session51/clocks.sh $OUT   (carry .gpu-carry; ~150 s with the build)
 # Why: in this session's two H200 tables the row's kernel (fused-nl64x64, code unchanged since the
 # thirty-sixth session) took 907-909 µs timed before dense's graph existed (alg_before_dense_us),
 # as in the thirty-sixth session's table (910.6), but 1055.8 / 1064.1 µs alternating with dense
-# (1032.9 then): 16 % slower after dense's 12 ms calls. Dense at full tensor rate may hold the card
-# at its power limit and lower the SM clock for what follows. This samples nvidia-smi every 50 ms
+# (1032.9 then): 16 % slower after dense's 12 ms calls; over the committed H200 tables that cost grew
+# from a median +107 µs (sessions 15-26) to +133 (29-51) (m32768_drift.txt). The tenth session's
+# samples (history/clocks_table_session10_run1.csv) showed dense's GEMMs at the power cap (1290-1450
+# MHz) and the clock recovering inside the algebraic trial after them. This samples nvidia-smi every 50 ms
 # (SM/memory clock, power, temperature, the clock-event reasons) while the table suite times that
 # row alone, stamping each bench output line with the same clock so the two can be lined up.
 set -uo pipefail
