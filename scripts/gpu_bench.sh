@@ -8,23 +8,13 @@ RES=${1:-results/gpu}
 SUITE=${2:-table}
 BUILD=${BUILD_GPU:-build-gpu}
 mkdir -p "$RES"
-# SM clock, temperature and power every 250 ms beside the run (rows print their wall time): the
-# sixth session found the same kernel 35 % slower right after long dense GEMMs than in the
-# calibration phase before them, and this is how to see whether the clocks say why.
-sampler=""
-if command -v nvidia-smi >/dev/null 2>&1; then
-  for reasons in clocks_event_reasons.active clocks_throttle_reasons.active; do
-    q="timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw,$reasons"
-    nvidia-smi --query-gpu="$q" --format=csv,noheader >/dev/null 2>&1 || continue
-    echo "$q" >"$RES/clocks_$SUITE.csv"
-    nvidia-smi --query-gpu="$q" --format=csv,noheader -lms 250 >>"$RES/clocks_$SUITE.csv" 2>/dev/null &
-    sampler=$!
-    break
-  done
-fi
+# SM clock, temperature and power every 250 ms beside the run (rows print their wall time):
+# scripts/clock_sampler.sh says why.
+. scripts/clock_sampler.sh
+start_clock_sampler "$RES/clocks_$SUITE.csv" 250
 "$BUILD/qalg_gpu_bench" --tables .gpu-carry/tables --suite "$SUITE" --out "$RES/bench_$SUITE.csv" \
   | tee "$RES/bench_$SUITE.log"
-[ -n "$sampler" ] && kill "$sampler" 2>/dev/null
+stop_clock_sampler
 if [ -f .gpu-carry/triton_qproj.py ] && [ "${PEER:-1}" = 1 ]; then
   # table1's shapes in each of qalg's protocols (thirty-fourth session: scripts/peer_protocols.py),
   # then the peer's own `more` pass (Qwen3-32B, M sweeps, squares; each call alone)

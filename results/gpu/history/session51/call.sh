@@ -11,17 +11,8 @@
 set -uo pipefail
 cd "$(dirname "$(realpath "$0")")/../../../.."
 O=${1:?usage: call.sh OUT}; mkdir -p "$O"
-sampler=""
-if bash scripts/on_card.sh "${CARD:-H200}" true >/dev/null 2>&1 && command -v nvidia-smi >/dev/null 2>&1; then
-  for reasons in clocks_event_reasons.active clocks_throttle_reasons.active; do
-    q="timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw,$reasons"
-    nvidia-smi --query-gpu="$q" --format=csv,noheader >/dev/null 2>&1 || continue
-    echo "$q" >"$O/clocks_table.csv"
-    nvidia-smi --query-gpu="$q" --format=csv,noheader -lms 250 >>"$O/clocks_table.csv" 2>/dev/null &
-    sampler=$!
-    break
-  done
-fi
+. scripts/clock_sampler.sh
+bash scripts/on_card.sh "${CARD:-H200}" true >/dev/null 2>&1 && start_clock_sampler "$O/clocks_table.csv" 250
 bash results/gpu/history/session48/call.sh "$O"; rc=$?
-[ -n "$sampler" ] && { kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null; echo "clock samples: $(($(wc -l <"$O/clocks_table.csv") - 1))"; }
+[ -n "${CLOCK_SAMPLER:-}" ] && { stop_clock_sampler; echo "clock samples: $(($(wc -l <"$O/clocks_table.csv") - 1))"; }
 exit $rc

@@ -15,8 +15,8 @@ cd "$(dirname "$(realpath "$0")")/../../../.."
 O=${1:?usage: clocks.sh OUT}; W=/tmp/s51; mkdir -p "$O" "$W"
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$O/card.txt"
 R=$W; . scripts/device_build.sh
-q=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active
-nvidia-smi --query-gpu=$q --format=csv -lms 50 >"$O/smi.csv" 2>"$W/smi.err" & smi=$!
+. scripts/clock_sampler.sh
+start_clock_sampler "$O/smi.csv" 50
 sleep 2   # idle samples first
 for rows in projection:Qwen3-32B@32768 projection:Qwen3-30B-A3B-expert; do
   QALG_TABLE_ROWS=$rows timeout 200 stdbuf -oL build-gpu/qalg_gpu_bench --tables .gpu-carry/tables \
@@ -24,15 +24,15 @@ for rows in projection:Qwen3-32B@32768 projection:Qwen3-30B-A3B-expert; do
       echo "$(date +%Y/%m/%d\ %H:%M:%S.%3N) $l"; done >>"$O/bench.log"
   sleep 1
 done
-kill $smi; wait $smi 2>/dev/null
-head -3 "$W/smi.err"
+stop_clock_sampler
 echo "samples: $(wc -l <"$O/smi.csv")"
 cut -c1-200 "$O/bench.log" | grep -E "table|rror" | head
 python3 - "$O/smi.csv" <<'PY'
 import csv, sys, statistics as st
 rows = list(csv.reader(open(sys.argv[1])))[1:]
 sm = [int(r[1].split()[0]) for r in rows if r[1].strip().split()[0].isdigit()]
-pw = [float(r[3].split()[0]) for r in rows if r[3].strip().split()[0].replace('.', '').isdigit()]
+pw = [float(r[4].split()[0]) for r in rows if r[4].strip().split()[0].replace('.', '').isdigit()]  # timestamp, sm, mem, temperature, power, reasons
+if not sm or not pw: sys.exit("no clock samples")
 print("SM MHz min/median/max", min(sm), st.median(sm), max(sm), "| W median/max", st.median(pw), max(pw))
 from collections import Counter
 print("reasons", Counter(r[5].strip() for r in rows).most_common(5))
