@@ -5,7 +5,7 @@
 # thirty-sixth session) took 907-909 µs timed before dense's graph existed (alg_before_dense_us),
 # as in the thirty-sixth session's table (910.6), but 1055.8 / 1064.1 µs alternating with dense
 # (1032.9 then): 16 % slower after dense's 12 ms calls; over the committed H200 tables that cost grew
-# from a median +107 µs (sessions 15-26) to +133 (29-51) (m32768_drift.txt). The tenth session's
+# from +107 µs (medians of sessions 15-26) to +132 (29-51) (m32768_drift.txt). The tenth session's
 # samples (history/clocks_table_session10_run1.csv) showed dense's GEMMs at the power cap (1290-1450
 # MHz) and the clock recovering inside the algebraic trial after them. This samples nvidia-smi every 50 ms
 # (SM/memory clock, power, temperature, the clock-event reasons) while the table suite times that
