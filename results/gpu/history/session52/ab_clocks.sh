@@ -2,6 +2,7 @@
 # Fifty-second session: is Qwen3-32B at M = 32768 slower after dense because of the code or the card?
 #   AB_REF=adf5a40 bash scripts/prepare_device_carry.sh      (here, after `make build`)
 #   DEADLINE=540 bash results/gpu/history/session52/ab_clocks.sh $OUT   (carry .gpu-carry; H200 only)
+#   (CARD=H100, or CARD=H for either card: the fifty-second session ran it so on an H100, h100_ab/)
 # Why: over the committed H200 tables the row's time alternating with dense (fused-nl64x64 in all)
 # grew from a median 1006.3 µs (sessions 15-26) to 1039.7 (29-51), its time before dense only from
 # 899.3 to 907.3 (history/session51/m32768_drift.txt). Between adf5a40 (the twenty-sixth session's
