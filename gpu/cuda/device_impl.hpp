@@ -75,6 +75,11 @@ struct WorkList {
   // terms in a slot of term_stride of its own (work_list.hpp terms_in_item_order; 0: none), which the
   // warp-specialised kernels read instead under set_ws_term_stride.
   uint32_t term_stride = 0;
+  // The forward lists where they are the complete-graph law's in closed form (work_list.hpp
+  // law_list_order, checked item by item when built): the grid, and 1 (in order) or 2 (reversed);
+  // 0: not, and the warp-specialised producers read every item from the list (wgs_gemm.cuh kLawFirst).
+  LawGrid law;
+  uint32_t law_order = 0;
   DeviceBuffer<WorkItem> slotted_items;
   DeviceBuffer<Term> slotted_terms;
   void upload(const std::vector<WorkItem>& it, const std::vector<Term>& te) {

@@ -328,6 +328,21 @@ const detail::WorkList& DeviceBatch::Impl::list(const DeviceBatch& b, ListKind k
     std::vector<Term> slot_terms = terms;
     wl.term_stride = detail::terms_in_item_order(slotted, slot_terms);
     if (wl.term_stride) wl.slotted_items.upload(slotted), wl.slotted_terms.upload(slot_terms);
+    // The law's closed form (set_ws_law_first), where every group is s wide in and r wide out and
+    // every type has c rows: the list decides (law_list_order), both of its item orders tried.
+    const auto& in = b.plan().plan().input_widths;
+    const auto& out = b.plan().plan().output_widths;
+    const bool equal = !in.empty() && in.size() == out.size() &&
+                       std::all_of(in.begin(), in.end(), [&](uint32_t w) { return w == in[0]; }) &&
+                       std::all_of(out.begin(), out.end(), [&](uint32_t w) { return w == out[0]; });
+    if (equal && formula.c != 0 && in[0] != 0 && out[0] != 0)
+      for (bool by_rows : {false, true}) {
+        const detail::LawGrid L = detail::law_grid(uint32_t(in.size()), in[0], out[0], formula.c, bm, bn, by_rows);
+        if (const uint32_t order = detail::law_list_order(L, items, terms, bm, bn)) {
+          wl.law = L, wl.law_order = order;
+          break;
+        }
+      }
   }
   if (!slots.empty()) {
     wl.slots.upload(slots);

@@ -38,6 +38,8 @@ std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's
 std::atomic<bool> g_ws_term_stride{false};       // GemmArgs::term_stride (set_ws_term_stride, session 33)
 std::atomic<bool> g_ws_exit_after_read{false};   // wgs_gemm.cuh kExitAfterRead (session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
+std::atomic<bool> g_ws_law_first{false};         // wgs_gemm.cuh kLawFirst (session 53)
+std::atomic<uint64_t> g_ws_law_first_launches{0};
 std::atomic<bool> g_ws_prime_first{true};        // wgs_gemm.cuh kPrimeFirst (session 37; on since 38)
 std::atomic<bool> g_ws_prime_item{false};        // wgs_gemm.cuh kPrimeItem (session 42; with kPrimeFirst only)
 std::atomic<unsigned long long*> g_ws_stamps{nullptr};  // set_ws_stamps (QALG_WS_STAMPS builds only)
@@ -414,6 +416,9 @@ void set_ws_exit_after_read(bool on) { g_ws_exit_after_read = on; }
 bool ws_exit_after_read() { return g_ws_exit_after_read.load(); }
 void set_ws_term_stride(bool on) { g_ws_term_stride = on; }
 void set_ws_stamps(unsigned long long* stamps) { g_ws_stamps = stamps; }
+void set_ws_law_first(bool on) { g_ws_law_first = on; }
+bool ws_law_first() { return g_ws_law_first.load(); }
+uint64_t ws_law_first_launches() { return g_ws_law_first_launches.load(); }
 void set_ws_prime_first(bool on) { g_ws_prime_first = on; }
 bool ws_prime_first() { return g_ws_prime_first.load(); }
 void set_ws_prime_item(bool on) { g_ws_prime_item = on; }

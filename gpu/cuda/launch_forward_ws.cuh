@@ -45,15 +45,21 @@ uint32_t max_clusters(Kernel kernel, int threads, size_t smem, int cl) {
 // GP: the group-pair tiles (a pair_group_items list; the caller checked group_pairs_launchable).
 // RP: the row-pair tiles (a pair_row_items list; the caller checked row_pairs_launchable): x's and
 // Y's maps with 64-row boxes, one per half.
+// Whether the kLawFirst tiles may run this list (set_ws_law_first on, the list in the law's closed
+// form, and the producers not reading the slotted copy: a with_list GemmArgs without term_stride).
+inline bool law_first_launchable(const WorkList& wl, const GemmArgs& la) {
+  return g_ws_law_first && wl.law_order != 0 && la.term_stride == 0;
+}
+// LF: the kLawFirst instantiation (the caller checked law_first_launchable).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
-          bool GP = false, bool RP = false>
+          bool GP = false, bool RP = false, bool LF = false>
 void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t N, RowFormula f, uint32_t s,
                uint32_t r, cudaStream_t stream) {
   if (wl.count == 0) return;
   if (GP && (!wl.group_pairs || r == 0 || r > 64 || r % 8 != 0 || N % r != 0))  // (before the maps divide by r)
     throw std::logic_error("launch_ws: the group-pair tiles need a paired list and equal output widths r <= 64");
   if (RP && !wl.row_pairs) throw std::logic_error("launch_ws: the row-pair tiles need a paired list");
-  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP, RP>;
+  auto kernel = wgs_forward_kernel<T, BM, BN, STAGES, RES, MINB, EPI, CL, PACK, GP, RP, LF>;
   constexpr uint32_t box_rows = RP ? 64 : BM;  // x's and Y's boxes (RP: one per 64-row half)
   constexpr int threads = BM * 2 + 32;
   constexpr size_t smem = wgs_smem_bytes<BM, BN, STAGES, RES, EPI == kSiluMul ? 2 : 1>();
@@ -105,6 +111,14 @@ void launch_ws(const WorkList& wl, GemmArgs a, uint64_t M, uint64_t K, uint64_t 
   if (g_ws_term_stride && wl.term_stride != 0)
     la.items = wl.slotted_items.get(), la.terms = wl.slotted_terms.get(), la.term_stride = wl.term_stride;
   la.stamps = g_ws_stamps.load();  // (read by the kernel only in a QALG_WS_STAMPS build)
+  // LF (set_ws_law_first): the first items in closed form, the list checked to be the law's
+  if constexpr (LF) {
+    static_assert(BM == 128 && CL == 1 && EPI == kStore && RES == 0 && !GP && !RP && !PACK, "kLawFirst: the plain 128-row tiles");
+    if (!law_first_launchable(wl, la)) throw std::logic_error("launch_ws: the law-first tile needs a list in the law's closed form");
+    la.law = wl.law;
+    copy |= kLawFirst | (wl.law_order == 2 ? kLawReversed : 0u);
+    ++g_ws_law_first_launches;
+  }
   // (wgs_gemm.cuh kTmaRowsOnly: this instantiation has no cp.async path for x's rows)
   if (BM == 128 && BN == 128 && MINB == 2 && !RP && !GP && !PACK && EPI != kSiluMul &&
       !(rows_tma && (grouped || (s != 0 && s % 64 == 0))))
@@ -211,6 +225,10 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   if (t.bm == 128 && t.bn == 128 && g_ws128_two_per_sm && f.c != 0 && a.lda % 8 == 0 &&
       (grouped_input_widths(s, K) || (s != 0 && s % 64 == 0)))
     return launch_ws<T, 128, 128, 3, 0, 2>(wl, a, M, K, N, f, s, r, stream), true;
+  // set_ws_law_first: the kLawFirst instantiations (plain tiles, no slotted terms), where the list allows
+  const bool law_first = law_first_launchable(wl, a) && !(g_ws_term_stride && wl.term_stride != 0);
+  if (t.bm == 128 && t.bn == 128 && law_first)
+    return launch_ws<T, 128, 128, 6, 0, 1, kStore, 1, false, false, false, true>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 128 && t.bn == 128) return launch_ws<T, 128, 128, 6, 0>(wl, a, M, K, N, f, s, r, stream), true;
   // 128x64: 4 stages of 24 KB, two CTAs per SM (twenty-eighth session). Why: the
   // Qwen3-30B expert (s = 128, r = 48, M / q = 128) runs one item of 4 steps per CTA, and on wsl64x64
@@ -224,6 +242,8 @@ bool launch_fused_ws(const DevicePlan& p, const WorkList& wl, GemmArgs a, TileCo
   // so the TMA-store epilogue can take 128-row tiles too (set_ws_tma_store_tall; one 128-row box
   // per 64 columns), on by default since the thirtieth session (whole 9.3-9.5 us on an H200).
   static_assert(2 * (wgs_smem_bytes<128, 64, 4, 0>() + 1024) <= 228 * 1024, "ws128x64: two CTAs per SM");
+  if (t.bm == 128 && t.bn == 64 && law_first)
+    return launch_ws<T, 128, 64, 4, 0, 2, kStore, 1, false, false, false, true>(wl, a, M, K, N, f, s, r, stream), true;
   if (t.bm == 128 && t.bn == 64) return launch_ws<T, 128, 64, 4, 0, 2>(wl, a, M, K, N, f, s, r, stream), true;
   return false;
 }

@@ -25,6 +25,8 @@ extern std::atomic<bool> g_ffn_pack_terms;  // the same for the gated FFN's gate
 extern std::atomic<bool> g_ws_term_stride;  // GemmArgs::term_stride (set_ws_term_stride, session 33)
 extern std::atomic<bool> g_ws_exit_after_read;  // wgs_gemm.cuh kExitAfterRead (session 33)
 extern std::atomic<uint32_t> g_ws_ablation;  // WsAblation bits (timing experiments only)
+extern std::atomic<bool> g_ws_law_first;    // wgs_gemm.cuh kLawFirst (session 53)
+extern std::atomic<uint64_t> g_ws_law_first_launches;  // launches that took it (ws_law_first_launches)
 extern std::atomic<bool> g_ws_prime_first;  // wgs_gemm.cuh kPrimeFirst (session 37; on since 38)
 extern std::atomic<bool> g_ws_prime_item;  // wgs_gemm.cuh kPrimeItem (session 42; with kPrimeFirst only)
 extern std::atomic<unsigned long long*> g_ws_stamps;  // set_ws_stamps (QALG_WS_STAMPS builds only)

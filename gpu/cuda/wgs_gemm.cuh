@@ -196,8 +196,20 @@ __device__ __forceinline__ void tma_load_4d(void* dst, const CUtensorMap* map, i
 enum CopyFlags : uint32_t {
   kRowsTma = 1, kGroupedTma = 2, kFenceEveryStep = 4, kPairClusterScope = 8, kTmaStore = 16,
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
-  kExitAfterRead = 1024, kPrimeFirst = 2048, kPrimeItem = 4096
+  kExitAfterRead = 1024, kPrimeFirst = 2048, kPrimeItem = 4096, kLawFirst = 8192, kLawReversed = 16384
 };
+// kLawFirst (fifty-third session; set_ws_law_first, off by default): where the list is the
+// complete-graph law's in closed form (WorkList::law, checked item by item on the host:
+// work_list.hpp law_list_order; kLawReversed: its items last first), the producer computes its first
+// item and that item's terms from its CTA index (law_item, law_term_sorted in g.law) instead of loading
+// them, so that with kPrimeFirst its first copies follow griddepcontrol.wait at once. Compiled (LF)
+// into instantiations of their own of the 128-row tiles of the plain forward only (ws128x64: the
+// Qwen3-30B expert, one item per CTA; ws128x128: DeepSeek-V3), so that no other kernel's producer
+// carries its registers (the twenty-second session's law items for every item cost the other tiles so). Why: the
+// thirty-seventh session's stamps put the first item's load at 0.3 µs (30B, alone) to 0.45 µs
+// (flushed) and 0.8 µs (DeepSeek-V3) after the wait, on the path of every CTA's first copies; prime
+// (the first term's copies straight after that load) gained 2-3 % on the 30B expert.
+// (The next items still come from the list, loaded while the first one's copies run.)
 // kPrimeFirst (thirty-seventh session; set_ws_prime_first): the producer issues its first item's first
 // term's whole 64-row steps (all but the item's last step) straight from the item and its terms,
 // before the general per-item work (the other terms' steps counted, the next items' loads, the step
@@ -387,8 +399,10 @@ __device__ __forceinline__ void stage_tile(Value value, unsigned char* out, uint
 // accumulators are zeroed at an item's first step;
 // each half goes out by its own TMA stores (tmapC with 64-row boxes), so the host launches RP only
 // with the TMA stores of groups (r_group) and x by TMA.
+// LF: compiled with kLawFirst (see there): its own instantiation, so that the kernels launched without
+// it keep their registers (in ws128x64, capped at 96 by two CTAs per SM, the path spilled 8 bytes).
 template <typename T, int BM, int BN, int STAGES, int RES, int MINB = 1, int EPI = kStore, int CL = 1, bool PACK = false,
-          bool GP = false, bool RP = false>
+          bool GP = false, bool RP = false, bool LF = false>
 __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     wgs_forward_kernel(GemmArgs g, uint32_t count, uint32_t K, const __grid_constant__ CUtensorMap tmap64,
                        const __grid_constant__ CUtensorMap tmap8, const __grid_constant__ CUtensorMap tmapA,
@@ -570,11 +584,20 @@ __global__ void __launch_bounds__(BM * 2 + 32, MINB)
     // after it: one round trip before the CTA's first copy instead of two. Their load comes first in
     // the code (so that ptxas issues it before it waits for the item's) and through a pointer (as a
     // branch on term_stride, ptxas spilled 36-92 bytes in three of the probe's kernels).
-    const Term* t0 = g.term_stride != 0 ? g.terms + uint64_t(first_item) * g.term_stride : nullptr;
+    // kLawFirst (see above): the first item and its terms in closed form (term_begin then holds the
+    // law's (i, j), read by nothing: the step loop reads an item's terms from tw while it has <= 32).
+    constexpr bool kLawFirstTile = LF && BM == 128 && CL == 1 && NB == 1 && RES == 0 && !GP && !RP && !PACK;
+    const bool law_first = kLawFirstTile && (copy & kLawFirst) && first_item < end_item;
+    const Term* t0 = g.term_stride != 0 && !law_first ? g.terms + uint64_t(first_item) * g.term_stride : nullptr;
     const Term tw0 = t0 && first_item < end_item && lane < g.term_stride ? t0[lane] : Term{};
-    WorkItem w = first_item < end_item ? g.items[first_item] : WorkItem{};
+    WorkItem w = law_first ? law_item(g.law, copy & kLawReversed ? count - 1 - first_item : first_item, BM, BN)
+                 : first_item < end_item ? g.items[first_item]
+                                         : WorkItem{};
+    // (the closed form's terms before the next item's load, so that their temporaries are dead by
+    // then; the list's after it, so that both items' loads are in flight before the terms' waits)
+    Term tw = law_first && lane < w.term_count ? law_term_sorted(g.law, w, lane) : Term{};
     WorkItem wn = first_item + stride < end_item ? g.items[first_item + stride] : WorkItem{};
-    Term tw = t0 ? tw0 : lane_term(w);
+    if (!law_first) tw = t0 ? tw0 : lane_term(w);
     if (lane == 0) QALG_WS_STAMP(2, w.m_begin + w.term_count);
     // kPrimeFirst (see above): the first item's first term's whole steps (all but the item's last
     // step), issued here; with kPrimeItem every term's whole steps in order, the item's last step

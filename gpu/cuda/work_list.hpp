@@ -292,6 +292,42 @@ QALG_HOST_DEVICE inline Term law_term(const LawGrid& L, const WorkItem& w, uint3
   const uint32_t i = L.by_q.div(w.term_begin), j = w.term_begin - i * L.q, k = ti == 0 ? i : j;
   return Term{k * L.s, L.s, 1.0f, k == j ? 1u : 0u};
 }
+// The same terms in the order of the built lists: input groups ascending, as KernelPlan sorts
+// B(i, j) and build_forward copies it (so a list checked against these sums in the same order).
+QALG_HOST_DEVICE inline Term law_term_sorted(const LawGrid& L, const WorkItem& w, uint32_t ti) {
+  const uint32_t i = L.by_q.div(w.term_begin), j = w.term_begin - i * L.q;
+  const uint32_t lo = i < j ? i : j, hi = i < j ? j : i, k = ti == 0 ? lo : hi;
+  return Term{k * L.s, L.s, 1.0f, k == j ? 1u : 0u};
+}
+
+// Whether a built list is the complete-graph law's in closed form: every item idx equal to
+// law_item(L, idx) (order 1) or to law_item(L, count − 1 − idx) (order 2, the descending lists) in
+// every field a kernel reads but term_begin (which law_item uses for (i, j)), and its terms equal
+// law_term_sorted's. Returns 0 where neither holds. Why: the warp-specialised producer can then compute its
+// first item and terms from its CTA index (wgs_gemm.cuh kLawFirst) instead of waiting on their
+// loads, and a list is trusted for that only when it was checked item by item, not by how it was
+// built (build_forward's order, a sort, a reversal).
+inline uint32_t law_list_order(const LawGrid& L, const std::vector<WorkItem>& items, const std::vector<Term>& terms,
+                               uint32_t bm, uint32_t bn) {
+  if (L.q == 0 || items.empty() || items.size() != L.count()) return 0;
+  auto matches = [&](bool reversed) {
+    for (size_t k = 0; k < items.size(); ++k) {
+      const WorkItem& w = items[k];
+      const WorkItem c = law_item(L, uint32_t(reversed ? items.size() - 1 - k : k), bm, bn);
+      if (w.m_begin != c.m_begin || w.m_count != c.m_count || w.n_begin != c.n_begin || w.n_count != c.n_count ||
+          w.term_count != c.term_count || w.diag != c.diag || w.slot != c.slot)
+        return false;
+      if (size_t(w.term_begin) + w.term_count > terms.size()) return false;
+      for (uint32_t t = 0; t < w.term_count; ++t) {
+        const Term& u = terms[w.term_begin + t];
+        const Term v = law_term_sorted(L, c, t);
+        if (u.a != v.a || u.len != v.len || u.coef != v.coef || u.diagonal != v.diagonal) return false;
+      }
+    }
+    return true;
+  };
+  return matches(false) ? 1u : matches(true) ? 2u : 0u;
+}
 
 // Decoding one row of type `type` under the complete-graph law with equal widths s → r
 // (decode_gemv.cuh): the kernel's tiles and terms from the CTA index. s = 0: off (lists).

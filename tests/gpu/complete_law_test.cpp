@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -224,5 +225,114 @@ TEST(LawGrid, KernelTileShapes) {
   std::mt19937_64 rng(3);
   for (uint32_t bn : {64u, 128u, 192u})
     for (bool by_rows : {false, true}) EXPECT_EQ(check_law_grid(8, 16, 192, 80, 64, bn, by_rows, true, rng), "") << bn;
+}
+
+// ---- law_list_order: a built list recognised as the law's closed form (wgs_gemm.cuh kLawFirst) ----
+using qalg::gpu::detail::law_list_order;
+using qalg::gpu::detail::law_term_sorted;
+
+// The forward list as DeviceBatch builds it (device_plan.cpp build_forward, then the forward_by_types
+// stable sort and the descending reversal), written here from the plan: (j, column tile) outer, type
+// inner, each item's terms the plan's B(i, j) in its order, coefficients from the table.
+struct BuiltList {
+  std::vector<WorkItem> items;
+  std::vector<Term> terms;
+};
+BuiltList build_like_device(const KernelPlan& p, uint32_t c, uint32_t bm, uint32_t bn, bool by_types, bool descending) {
+  BuiltList l;
+  std::vector<uint32_t> in(p.q + 1, 0), out(p.q + 1, 0);
+  for (uint32_t g = 0; g < p.q; ++g) in[g + 1] = in[g] + p.input_widths[g], out[g + 1] = out[g] + p.output_widths[g];
+  for (uint32_t j = 0; j < p.q; ++j)
+    for (uint32_t n0 = 0; n0 < p.output_widths[j]; n0 += bn)
+      for (uint32_t i = 0; i < p.q; ++i) {
+        const uint32_t t0 = uint32_t(l.terms.size());
+        for (const auto& t : p.B(i, j))
+          l.terms.push_back(Term{in[t.input_group], p.input_widths[t.input_group], float(t.coefficient()),
+                                 t.input_group == j ? 1u : 0u});
+        const uint32_t tc = uint32_t(l.terms.size()) - t0;
+        for (uint32_t m0 = 0; m0 < c; m0 += bm)
+          l.items.push_back(WorkItem{i * c + m0, std::min(bm, c - m0), out[j] + n0, std::min(bn, p.output_widths[j] - n0), t0,
+                                     tc, 0.f, 0});
+      }
+  if (by_types)
+    std::stable_sort(l.items.begin(), l.items.end(), [&](const WorkItem& x, const WorkItem& y) { return x.m_begin / c < y.m_begin / c; });
+  if (descending) std::reverse(l.items.begin(), l.items.end());
+  return l;
+}
+// The order law_list_order finds for the list of (q, s, r, c) in tiles bm x bn, trying both grids
+// (as device_plan.cpp does); -1 where a grid other than the list's own order matched.
+int recognised(const BuiltList& l, uint32_t q, uint32_t s, uint32_t r, uint32_t c, uint32_t bm, uint32_t bn, bool by_types) {
+  int found = 0;
+  for (bool by_rows : {false, true})
+    if (const uint32_t o = law_list_order(law_grid(q, s, r, c, bm, bn, by_rows), l.items, l.terms, bm, bn)) {
+      if (by_rows != by_types && found == 0) return -1;
+      found = found ? found : int(o);
+    }
+  return found;
+}
+
+// The Qwen3-30B expert's list (q = 16, s = 128, r = 48, 128 rows per type, ws128x64) and DeepSeek-V3's
+// (s = 448, r = 128, ws128x128) in each order the kernels walk: recognised, in order (1) or reversed (2);
+// and each item the matcher accepts has exactly the closed form's terms (the kernel's first item).
+TEST(LawListOrder, TheExpertListsAreRecognised) {
+  for (auto [s, r, bn] : {std::array<uint32_t, 3>{128, 48, 64}, std::array<uint32_t, 3>{448, 128, 128}}) {
+    const KernelPlan p = lower_table(qalg::gpu::test::complete_table(16), std::vector<uint32_t>(16, s), std::vector<uint32_t>(16, r));
+    for (bool by_types : {false, true})
+      for (bool descending : {false, true}) {
+        const BuiltList l = build_like_device(p, 128, 128, bn, by_types, descending);
+        EXPECT_EQ(recognised(l, 16, s, r, 128, 128, bn, by_types), descending ? 2 : 1) << s << " " << by_types << descending;
+        const LawGrid L = law_grid(16, s, r, 128, 128, bn, by_types);
+        for (uint32_t k = 0; k < l.items.size(); ++k) {  // independently: the item's terms are B(i, j) in the list's order
+          const WorkItem c = law_item(L, descending ? uint32_t(l.items.size()) - 1 - k : k, 128, bn);
+          ASSERT_EQ(c.term_count, l.items[k].term_count);
+          for (uint32_t t = 0; t < c.term_count; ++t) ASSERT_EQ(law_term_sorted(L, c, t).a, l.terms[l.items[k].term_begin + t].a);
+        }
+      }
+  }
+}
+
+// Any change to one item or term, a list of another shape, rows per type in two row tiles walked type
+// outer (the sort keeps row tiles inside (j, column tile): not the grid's order), and a table other
+// than the complete graph's are refused (0): a list is trusted only as it is.
+TEST(LawListOrder, AnyOtherListIsRefused) {
+  const KernelPlan p = lower_table(qalg::gpu::test::complete_table(4), std::vector<uint32_t>(4, 64), std::vector<uint32_t>(4, 48));
+  const BuiltList base = build_like_device(p, 128, 128, 64, false, false);
+  ASSERT_EQ(recognised(base, 4, 64, 48, 128, 128, 64, false), 1);
+  const size_t n = base.items.size();
+  for (size_t k : {size_t(0), n / 2, n - 1}) {
+    for (int field = 0; field < 6; ++field) {
+      BuiltList l = base;
+      WorkItem& w = l.items[k];
+      uint32_t* f[] = {&w.m_begin, &w.m_count, &w.n_begin, &w.n_count, &w.term_count, &w.slot};
+      *f[field] += 1;
+      EXPECT_EQ(recognised(l, 4, 64, 48, 128, 128, 64, false), 0) << k << " field " << field;
+    }
+    BuiltList l = base;
+    l.items[k].diag = 1.0f;
+    EXPECT_EQ(recognised(l, 4, 64, 48, 128, 128, 64, false), 0);
+  }
+  for (int field = 0; field < 4; ++field) {
+    BuiltList l = base;
+    Term& t = l.terms[l.items[n - 1].term_begin];
+    if (field == 0) t.a += 64;
+    if (field == 1) t.len -= 1;
+    if (field == 2) t.coef = 2.0f;
+    if (field == 3) t.diagonal ^= 1u;
+    EXPECT_EQ(recognised(l, 4, 64, 48, 128, 128, 64, false), 0) << "term field " << field;
+  }
+  BuiltList swapped = base;  // two items exchanged: every item is some law item, not in the grid's order
+  std::swap(swapped.items[0], swapped.items[1]);
+  EXPECT_EQ(recognised(swapped, 4, 64, 48, 128, 128, 64, false), 0);
+  BuiltList shorter = base;
+  shorter.items.pop_back();
+  EXPECT_EQ(recognised(shorter, 4, 64, 48, 128, 128, 64, false), 0);
+  EXPECT_EQ(recognised(base, 4, 64, 48, 128, 64, 64, false), 0);  // other tiles, other widths
+  EXPECT_EQ(recognised(base, 4, 64, 64, 128, 128, 64, false), 0);
+  // 256 rows per type in 128-row tiles, type outer: the list keeps (j, tile, row tile), the grid (type, row tile, j)
+  EXPECT_EQ(recognised(build_like_device(p, 256, 128, 64, true, false), 4, 64, 48, 256, 128, 64, true), 0);
+  EXPECT_EQ(recognised(build_like_device(p, 256, 128, 64, false, false), 4, 64, 48, 256, 128, 64, false), 1);
+  // the path quiver's table (B(i, j) not {i, j}): its list is not the law's
+  const KernelPlan path = lower_table(qalg::gpu::test::quiver_table(4, {{0, 1}, {1, 2}, {2, 3}}), std::vector<uint32_t>(4, 64), std::vector<uint32_t>(4, 48));
+  EXPECT_EQ(recognised(build_like_device(path, 128, 128, 64, false, false), 4, 64, 48, 128, 128, 64, false), 0);
 }
 }  // namespace

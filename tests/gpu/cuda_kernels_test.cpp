@@ -1040,6 +1040,64 @@ TEST(WsPrimeItem, ResultsAsWithout) {
   set_ws_prime_first(first);
 }
 
+// set_ws_law_first(true) and (false, the default): the 128-row tiles of the plain forward compute their
+// first item and its terms from the CTA index where the list is the complete-graph law's (fifty-third
+// session). The Qwen3-30B expert's shape (q = 16, s = 128, r = 48, 2048 cyclic rows: one item of 128 x 48
+// per CTA on ws128x64) and DeepSeek-V3's (s = 448, r = 128: about two items per CTA on ws128x128) in
+// each item order (columns, types; ascending, descending: the closed form in order and reversed), with
+// and without prime; rows of 256 per type on ws128x64 (M = 4096, q = 16: two row tiles per type, the
+// types order not the grid's, so the list is read), unequal widths (no closed form), and every
+// warp-specialised tile's switch cases — the reference's results both ways. With the switch on, the
+// launches that took the closed form are counted (ws_law_first_launches): at least one per expert case,
+// none for the cases without one.
+TEST(WsLawFirst, ResultsAsWithout) {
+  const bool prime = ws_prime_first();
+  both_ways(ws_law_first, set_ws_law_first, [](bool on) {
+    const std::string p = on ? "law-first" : "law-listed";
+    uint64_t seed = on ? 5400 : 5500;
+    ws_switch_cases(p, seed);
+    auto expect_taken = [&](const std::string& what, uint64_t before, bool taken) {
+      if (on) EXPECT_EQ(ws_law_first_launches() > before, taken) << what;
+      else EXPECT_EQ(ws_law_first_launches(), before) << what;
+    };
+    for (const TileConfig& t : {TileConfig{128, 64, 9, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws}}) {
+      set_forward_tiles(t);
+      const std::string tile = std::to_string(t.bm) + "x" + std::to_string(t.bn);
+      for (bool primed : {true, false})
+        for (WsItemOrder order : {WsItemOrder::columns, WsItemOrder::types})
+          for (bool descending : {false, true}) {
+            set_ws_prime_first(primed);
+            set_ws_item_order(order);
+            set_ws_items_descending(descending);
+            const std::string name = p + "/" + tile + (order == WsItemOrder::types ? "-types" : "-columns") +
+                                     (descending ? "-desc" : "") + (primed ? "" : "-noprime");
+            uint64_t before = ws_law_first_launches();
+            run_conformance({name + "-e30", complete_table(16), same(16, 128), same(16, 48)}, DType::bf16, false, 2048,
+                            seed++, kFwdFused);
+            expect_taken(name + "-e30", before, true);
+            before = ws_law_first_launches();
+            run_conformance({name + "-dsv3", complete_table(16), same(16, 448), same(16, 128)}, DType::bf16, false, 2048,
+                            seed++, kFwdFused);
+            expect_taken(name + "-dsv3", before, true);
+          }
+      set_ws_prime_first(true);
+      set_ws_items_descending(false);
+      set_ws_item_order(WsItemOrder::types);
+      uint64_t before = ws_law_first_launches();
+      run_conformance({p + "/" + tile + "-types-rows256", complete_table(16), same(16, 128), same(16, 48)}, DType::bf16,
+                      false, 4096, seed++, kFwdFused);
+      expect_taken(tile + "-types-rows256", before, false);
+      set_ws_item_order(WsItemOrder::columns);
+      before = ws_law_first_launches();
+      run_conformance({p + "/" + tile + "-unequal", complete_table(4), std::vector<uint32_t>{128, 64, 192, 128}, same(4, 48)},
+                      DType::bf16, false, 512, seed++, kFwdFused);
+      expect_taken(tile + "-unequal", before, false);
+    }
+    set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process defaults
+  });
+  set_ws_prime_first(prime);
+}
+
 // The same for set_ws_tma_store_tall (the 128-row tiles' TMA stores, on by default since the
 // thirtieth session) both ways; the 64-row tiles store by TMA either way.
 TEST(WsTmaStore, TallTilesResultsAsWithout) {

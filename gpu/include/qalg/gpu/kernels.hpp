@@ -336,6 +336,16 @@ bool ws_prime_first();
 // the same either way (GPU test WsPrimeItem). Process-wide; the bench's QALG_WS_PRIME_ITEM=0|1.
 void set_ws_prime_item(bool on);
 bool ws_prime_item();
+// The warp-specialised 128-row tiles of the plain forward (ws128x64, ws128x128) compute their first
+// item and its terms from the CTA index where the work list is the complete-graph law's in closed
+// form (checked item by item when the list is built), instead of loading them before their first
+// copies (wgs_gemm.cuh kLawFirst); other tiles and lists are unchanged. Off by default: written in the
+// fifty-third session for the Qwen3-30B expert's start (one item per CTA). Results are the same
+// either way (GPU test WsLawFirst). Process-wide; the bench's QALG_WS_LAW_FIRST=0|1.
+void set_ws_law_first(bool on);
+bool ws_law_first();
+// Launches so far that computed their first items so (for tests: that the switch reaches a kernel).
+uint64_t ws_law_first_launches();
 // The warp-specialised tiles with the TMA stores end once their last stores have read the tile
 // from shared memory instead of once they are written (wgs_gemm.cuh kExitAfterRead; the grid still
 // completes only when every write has). Why (thirty-third session): the PM sampling of DeepSeek-V3's
