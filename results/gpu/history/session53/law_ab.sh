@@ -13,7 +13,7 @@ O=${1:?usage: law_ab.sh OUT}
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 echo "code: $(cat .gpu-carry/code.txt 2>/dev/null) (carry), tree $(git rev-parse --short HEAD 2>/dev/null)"
 export QALG_BENCH_VARIANTS=fused-ws128x64-types-desc,fused-ws128x128-types-desc
-T_FILTER='WsLawFirst.*:WsPrimeFirst.*:WsTiles.*' T_TESTS=${T_TESTS:-150} AB_ENVS="base: law:QALG_WS_LAW_FIRST=1" \
+T_FILTER=${LAW_FILTER:-WsLawFirst.*:WsPrimeFirst.*:WsTiles.*} T_TESTS=${T_TESTS:-150} AB_ENVS="base: law:QALG_WS_LAW_FIRST=1" \
   ROUNDS=${ROUNDS:-3} SHAPES=Qwen3-30B,DeepSeek-V3 timeout ${AB_SECONDS:-420} bash scripts/device_residue_ab.sh "$O"
 rm -f "$O/ra/logs.tar.gz"
 {
