@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   // last TMA stores have read the tile (set_ws_exit_after_read); QALG_WS_PRIME=0|1 (thirty-seventh):
   // they issue their first item's first term's whole steps before the rest of its work (set_ws_prime_first);
   // QALG_WS_PRIME_ITEM=0|1 (forty-second, off unless 1): with it, the whole item's (set_ws_prime_item);
-  // QALG_WS_LAW_FIRST=0|1 (fifty-third, off unless 1): the 128-row tiles' first item in closed form (set_ws_law_first);
+  // QALG_WS_LAW_FIRST=0|1 (fifty-third, on unless 0): the 128-row tiles' first item in closed form (set_ws_law_first);
   // QALG_WS_DESCENDING=0|1 (thirty-fifth):
   // the forward lists walked last item first (set_ws_items_descending); QALG_BENCH_DESCENDING=0|1: the
   // calibration also tries each warp-specialised tile so; QALG_CALIBRATE_ALTERNATING=0|1: it shortlists

@@ -38,7 +38,7 @@ std::atomic<bool> g_ffn_pack_terms{true};        // the same for the gated FFN's
 std::atomic<bool> g_ws_term_stride{false};       // GemmArgs::term_stride (set_ws_term_stride, session 33)
 std::atomic<bool> g_ws_exit_after_read{false};   // wgs_gemm.cuh kExitAfterRead (session 33)
 std::atomic<uint32_t> g_ws_ablation{0};          // WsAblation bits (timing experiments only)
-std::atomic<bool> g_ws_law_first{false};         // wgs_gemm.cuh kLawFirst (session 53)
+std::atomic<bool> g_ws_law_first{true};          // wgs_gemm.cuh kLawFirst (written and on: session 53)
 std::atomic<uint64_t> g_ws_law_first_launches{0};
 std::atomic<bool> g_ws_prime_first{true};        // wgs_gemm.cuh kPrimeFirst (session 37; on since 38)
 std::atomic<bool> g_ws_prime_item{false};        // wgs_gemm.cuh kPrimeItem (session 42; with kPrimeFirst only)

@@ -198,7 +198,7 @@ enum CopyFlags : uint32_t {
   kAblateNoLoad = 32, kAblateNoMma = 64, kAblateNoStore = 128, kTrimTail = 256, kNarrowW = 512,
   kExitAfterRead = 1024, kPrimeFirst = 2048, kPrimeItem = 4096, kLawFirst = 8192, kLawReversed = 16384
 };
-// kLawFirst (fifty-third session; set_ws_law_first, off by default): where the list is the
+// kLawFirst (fifty-third session; set_ws_law_first, on by default since its H100 A/B): where the list is the
 // complete-graph law's in closed form (WorkList::law, checked item by item on the host:
 // work_list.hpp law_list_order; kLawReversed: its items last first), the producer computes its first
 // item and that item's terms from its CTA index (law_item, law_term_sorted in g.law) instead of loading

@@ -24,6 +24,7 @@ set(cases
     "QALG_CALIBRATE_PARTS_ALTERNATING=yes|QALG_CALIBRATE_PARTS_ALTERNATING must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_PRIME=on|QALG_WS_PRIME must be 0 or 1 \\(got 'on'\\)"
     "QALG_WS_PRIME_ITEM=2|QALG_WS_PRIME_ITEM must be 0 or 1 \\(got '2'\\)"
+    "QALG_WS_LAW_FIRST=yes|QALG_WS_LAW_FIRST must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_TRIM=yes|QALG_WS_TRIM must be 0 or 1 \\(got 'yes'\\)"
     "QALG_WS_NARROW_W=on|QALG_WS_NARROW_W must be 0 or 1 \\(got 'on'\\)"
     "QALG_FFN_PDL=2|QALG_FFN_PDL must be 0 or 1 \\(got '2'\\)"

@@ -1040,7 +1040,7 @@ TEST(WsPrimeItem, ResultsAsWithout) {
   set_ws_prime_first(first);
 }
 
-// set_ws_law_first(true) and (false, the default): the 128-row tiles of the plain forward compute their
+// set_ws_law_first(true, the default since the fifty-third session) and (false): the 128-row tiles of the plain forward compute their
 // first item and its terms from the CTA index where the list is the complete-graph law's (fifty-third
 // session). The Qwen3-30B expert's shape (q = 16, s = 128, r = 48, 2048 cyclic rows: one item of 128 x 48
 // per CTA on ws128x64) and DeepSeek-V3's (s = 448, r = 128: about two items per CTA on ws128x128) in

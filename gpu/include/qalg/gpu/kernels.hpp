@@ -339,9 +339,11 @@ bool ws_prime_item();
 // The warp-specialised 128-row tiles of the plain forward (ws128x64, ws128x128) compute their first
 // item and its terms from the CTA index where the work list is the complete-graph law's in closed
 // form (checked item by item when the list is built), instead of loading them before their first
-// copies (wgs_gemm.cuh kLawFirst); other tiles and lists are unchanged. Off by default: written in the
-// fifty-third session for the Qwen3-30B expert's start (one item per CTA). Results are the same
-// either way (GPU test WsLawFirst). Process-wide; the bench's QALG_WS_LAW_FIRST=0|1.
+// copies (wgs_gemm.cuh kLawFirst); other tiles and lists are unchanged. On by default since the
+// fifty-third session (results/gpu/history/session53/h100_law, H100, residue suite, three rounds): the
+// Qwen3-30B expert flushed 12.96-13.06 -> 12.67-12.83 µs, level after dense (8.80-9.25 both ways);
+// DeepSeek-V3 0.2-0.4 µs faster flushed and after itself. Results are the same either way (GPU test
+// WsLawFirst). Process-wide; the bench's QALG_WS_LAW_FIRST=0|1.
 void set_ws_law_first(bool on);
 bool ws_law_first();
 // Launches so far that computed their first items so (for tests: that the switch reaches a kernel).
