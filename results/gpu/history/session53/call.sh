@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fifty-third session's device call: on an H200 the fifty-second session's call (ab_clocks.sh and the
-# table, ~590 s; set_ws_law_first off, as by default); on any other card law_ab.sh (~200-300 s).
+# table, ~590 s, with the defaults: set_ws_law_first on since bc7bc8a); on any other card law_ab.sh (~200-300 s).
 # SMALL=1 (less device time left than a table needs): on an H200 law_ab.sh, then ab_clocks.sh
 # (DEADLINE AB_DEADLINE, default 200; its seven files packed into ab.tar).
 #   bash results/gpu/history/session53/call.sh $OUT      (carry .gpu-carry; tool timeout ~595)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fifty-third session: set_ws_law_first (wgs_gemm.cuh kLawFirst, off by default) on any card, in one call.
+# Fifty-third session: set_ws_law_first (wgs_gemm.cuh kLawFirst; on by default since bc7bc8a) on any card, in one call.
 #   bash results/gpu/history/session53/law_ab.sh $OUT      (carry .gpu-carry; ~300 s with the build)
 # 1. build gpu/ (build-gpu); the GPU tests WsLawFirst, WsPrimeFirst, WsTiles (conformance rows in OUT/ra);
-# 2. the residue suite, base against QALG_WS_LAW_FIRST=1, ROUNDS (default 3) rounds, on the Qwen3-30B
+# 2. the residue suite, base (QALG_WS_LAW_FIRST=0) against QALG_WS_LAW_FIRST=1, ROUNDS (default 3) rounds, on the Qwen3-30B
 #    expert's ws128x64-types-desc and DeepSeek-V3's ws128x128-types-desc (the table's tiles for them);
 # 3. ptxas's registers and spills of the four ws128 instantiations, and the SASS spill instructions of
 #    the law-first ws128x64 (cuobjdump), in OUT/ra/sass.txt.
@@ -13,7 +13,7 @@ O=${1:?usage: law_ab.sh OUT}
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
 echo "code: $(cat .gpu-carry/code.txt 2>/dev/null) (carry), tree $(git rev-parse --short HEAD 2>/dev/null)"
 export QALG_BENCH_VARIANTS=fused-ws128x64-types-desc,fused-ws128x128-types-desc
-T_FILTER=${LAW_FILTER:-WsLawFirst.*:WsPrimeFirst.*:WsTiles.*} T_TESTS=${T_TESTS:-150} AB_ENVS="base: law:QALG_WS_LAW_FIRST=1" \
+T_FILTER=${LAW_FILTER:-WsLawFirst.*:WsPrimeFirst.*:WsTiles.*} T_TESTS=${T_TESTS:-150} AB_ENVS="base:QALG_WS_LAW_FIRST=0 law:QALG_WS_LAW_FIRST=1" \
   ROUNDS=${ROUNDS:-3} SHAPES=Qwen3-30B,DeepSeek-V3 timeout ${AB_SECONDS:-420} bash scripts/device_residue_ab.sh "$O"
 rm -f "$O/ra/logs.tar.gz"
 {
