@@ -7,13 +7,11 @@
 # session54/h100_law), and the targets are the H200's, so an H100 hit should cost only its start.
 #   bash results/gpu/history/session54/call.sh $OUT      (carry .gpu-carry; tool timeout ~595)
 set -uo pipefail
-self=$(realpath "$0")
-cd "$(dirname "$self")/../../../.."
-O=${1:?usage: call.sh OUT}
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-case $card in
-  *H200*) [ "${TABLE_ONLY:-0}" = 1 ] &&
-      exec env DEADLINE="${TABLE_DEADLINE:-380}" bash results/gpu/history/session51/call.sh "$O"
-    exec bash results/gpu/history/session53/call.sh "$O" ;;
-  *) echo "call.sh: '$card' is not an H200; nothing timed"; exit 3 ;;
-esac
+cd "$(dirname "$(realpath "$0")")/../../../.."
+[ $# = 1 ] || { echo "usage: call.sh OUT (the folder the results go to)" >&2; exit 2; }
+O=$1
+# the card check is scripts/on_card.sh's (exit 3, nothing run, off an H200)
+if [ "${TABLE_ONLY:-0}" = 1 ]; then
+  exec env DEADLINE="${TABLE_DEADLINE:-380}" bash scripts/on_card.sh H200 bash results/gpu/history/session51/call.sh "$O"
+fi
+exec bash scripts/on_card.sh H200 bash results/gpu/history/session53/call.sh "$O"
