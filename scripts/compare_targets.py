@@ -10,7 +10,7 @@ which move from table to table; target 2's reachable bound in parentheses is dro
 cell too) and of the peer table (key: the row), with qalg's figures and the
 verdict in each file, the rows whose verdict changed first and marked; then each file's `met: N of
 T` line. Rows in only one file are listed as such. Exit 0 when both were read, 2 when a file
-cannot be read or holds neither table.
+cannot be read, holds neither table, a row without 5 cells or the same row twice.
 
 Why: a session that gets a table decides whether it becomes the current one by comparing it with
 the current table row by row (the READMEs' "against the current table" paragraphs); this does the
@@ -59,12 +59,15 @@ def read(path):
         if table is None or line.startswith("|---"):
             continue
         c = cells(line)
-        if table == "targets" and len(c) == 5:
-            rows[f"{c[0]}: {row_key(c[1])}"] = (row_key(c[3]), c[4])  # target 2's bound in () dropped
-        elif table == "peer" and len(c) == 5:
-            rows[f"peer: {row_key(c[0])}"] = (" · ".join(c[1:4]), c[4])
-        else:
+        if len(c) != 5:
             fail(f"{path}: a {table} row without 5 cells: {line.strip()}")
+        if table == "targets":
+            key, value = f"{c[0]}: {row_key(c[1])}", (row_key(c[3]), c[4])  # target 2's bound in () dropped
+        else:
+            key, value = f"peer: {row_key(c[0])}", (" · ".join(c[1:4]), c[4])
+        if key in rows:  # one row would hide the other
+            fail(f"{path}: the row '{key}' twice")
+        rows[key] = value
     if not rows:
         fail(f"{path}: neither the targets table ('{TARGETS_HEADER} …') nor the peer table")
     return rows, met

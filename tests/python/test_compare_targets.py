@@ -4,7 +4,7 @@ times moved); a row is marked changed exactly when both files hold it and its ve
 the changed rows come first; rows in only one file are listed as such; the count line repeats each
 file's 'met' line and counts the changed rows; the other tables of targets.md (held warm, unmet
 ratios) are not read; an unreadable file, one without either table or a verdict row with a wrong
-number of cells exits 2 naming the file."""
+number of cells or the same row twice exits 2 naming the file."""
 import subprocess
 import sys
 
@@ -78,9 +78,12 @@ def test_refusals_name_the_file(tmp_path):
     prose.write_text("no tables here\n")
     short = tmp_path / "short.md"
     short.write_text(TARGETS + "| 1 | Qwen3-4B M = 2048 | 3.35 / 3.25 |\n")
+    twice = tmp_path / "twice.md"
+    row = "| 1 | Qwen3-4B M = 2048 (q = 32, {} µs) | 3.14 / 2.94 | 3.35 / 3.25 | warm yes, flushed yes |\n"
+    twice.write_text(TARGETS + row.format(41.3) + row.format(42.0))
     binary = tmp_path / "binary.md"
     binary.write_bytes(b"\xff\xfe\x00")
-    for bad, words in [(prose, "neither the targets table"), (short, "without 5 cells"),
+    for bad, words in [(prose, "neither the targets table"), (short, "without 5 cells"), (twice, "twice"),
                        (tmp_path / "missing.md", "cannot read"), (binary, "cannot read")]:
         for args in [(good, bad), (bad, good)]:
             rc, out, err = run(*args)
