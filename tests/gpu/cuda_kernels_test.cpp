@@ -162,6 +162,40 @@ TEST(SanitizerSmall, TallTilesTmaStore) {
   set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process default
   set_ws_tma_store_tall(before);
 }
+// set_ws_law_first (the 128-row warp-specialised tiles computing their first item and terms from the
+// CTA index) under the sanitizers: WsLawFirst's cases (M = 2048, 16 types) take longer than
+// racecheck's deadline (fifty-fifth and fifty-sixth sessions, cut while checking cuBLAS's reference),
+// so the same code runs here on 4 types of c rows, c = 128 (one full row tile) and c = 100 (the tile
+// clipped at the type's end), s = 128, r = 48 and 128, both item orders, exactly on integers as
+// well; every case must take the law-first path, which the launch counter shows.
+TEST(SanitizerSmall, LawFirstTiles) {
+  const bool law = ws_law_first(), prime = ws_prime_first(), descending = ws_items_descending();
+  const WsItemOrder order0 = ws_item_order();
+  set_ws_law_first(true);
+  set_ws_prime_first(true);
+  set_ws_items_descending(false);
+  uint64_t seed = 5600;
+  for (const TileConfig& t : {TileConfig{128, 64, 9, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws}}) {
+    set_forward_tiles(t);
+    for (WsItemOrder order : {WsItemOrder::columns, WsItemOrder::types})
+      for (uint32_t c : {128u, 100u})
+        for (uint32_t r : {48u, 128u}) {
+          set_ws_item_order(order);
+          const bool integer = c == 100;
+          const std::string name = "sanitize-law-first/" + tile_name(t) + (order == WsItemOrder::types ? "-types" : "-columns") +
+                                   "-c" + std::to_string(c) + "-r" + std::to_string(r);
+          const uint64_t before = ws_law_first_launches();
+          run_conformance({name, complete_table(4), same(4, 128), same(4, r)}, integer ? DType::f16 : DType::bf16, integer,
+                          4 * c, seed++, kFwdFused);
+          EXPECT_GT(ws_law_first_launches(), before) << name;
+        }
+  }
+  set_ws_item_order(order0);
+  set_ws_items_descending(descending);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process defaults
+  set_ws_prime_first(prime);
+  set_ws_law_first(law);
+}
 // The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
 // the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
 // no grid stride divides (65539 chunks of 16 bytes) and for one pass.
