@@ -166,16 +166,16 @@ TEST(SanitizerSmall, TallTilesTmaStore) {
 // CTA index) under the sanitizers: WsLawFirst's cases (M = 2048, 16 types) take longer than
 // racecheck's deadline (fifty-fifth and fifty-sixth sessions, cut while checking cuBLAS's reference),
 // so the same code runs here on 4 types of c rows, c = 128 (one full row tile) and c = 100 (the tile
-// clipped at the type's end), s = 128, r = 48 and 128, both item orders, bf16 and fp16; every case
-// must take the law-first path, which the launch counter shows. Random values only: the runner's
-// integer mode draws uneven types, which have no closed form and so never take law first (the first
-// H100 run of this test, fifty-sixth session, found its integer cases not taken).
+// clipped at the type's end), s = 128, r = 48 and 128, both item orders, bf16 and fp16, and for each
+// tile, order and type the four (descending, prime) settings (the reversed closed form, kLawReversed,
+// where c = 100; prime off where r = 48); every case must take the law-first path, which the launch
+// counter shows. Random values only: the runner's integer mode draws uneven types, which have no
+// closed form and so never take law first (the first H100 run of this test, fifty-sixth session,
+// found its integer cases not taken).
 TEST(SanitizerSmall, LawFirstTiles) {
   const bool law = ws_law_first(), prime = ws_prime_first(), descending = ws_items_descending();
   const WsItemOrder order0 = ws_item_order();
   set_ws_law_first(true);
-  set_ws_prime_first(true);
-  set_ws_items_descending(false);
   uint64_t seed = 5600;
   for (const TileConfig& t : {TileConfig{128, 64, 9, TileEngine::wgmma_ws}, TileConfig{128, 128, 9, TileEngine::wgmma_ws}}) {
     set_forward_tiles(t);
@@ -184,9 +184,12 @@ TEST(SanitizerSmall, LawFirstTiles) {
         for (uint32_t r : {48u, 128u})
           for (DType dtype : {DType::bf16, DType::f16}) {
             set_ws_item_order(order);
+            set_ws_items_descending(c == 100);
+            set_ws_prime_first(r != 48);
             const std::string name = "sanitize-law-first/" + tile_name(t) +
                                      (order == WsItemOrder::types ? "-types" : "-columns") + "-c" + std::to_string(c) +
-                                     "-r" + std::to_string(r) + "-" + dtype_name(dtype);
+                                     "-r" + std::to_string(r) + "-" + dtype_name(dtype) + (c == 100 ? "-desc" : "") +
+                                     (r == 48 ? "-noprime" : "");
             const uint64_t before = ws_law_first_launches();
             run_conformance({name, complete_table(4), same(4, 128), same(4, r)}, dtype, false, 4 * c, seed++, kFwdFused);
             EXPECT_GT(ws_law_first_launches(), before) << name;
@@ -198,10 +201,9 @@ TEST(SanitizerSmall, LawFirstTiles) {
   set_ws_prime_first(prime);
   set_ws_law_first(law);
 }
-// The bench's L2 read-bandwidth probe reads what it claims: the sum it returns
-// is `passes` times the wrapping sum of the buffer's 64-bit words, computed
-// here on the host, for a chunk count that no grid stride divides (65539 chunks
-// of 16 bytes) and for one pass.
+// The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
+// the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
+// no grid stride divides (65539 chunks of 16 bytes) and for one pass.
 TEST(BenchProbes, L2ReadSumsEveryChunkPassesTimes) {
   std::mt19937_64 rng(77);
   for (const auto& [chunks, passes] : std::vector<std::pair<uint64_t, int>>{{65539, 3}, {4096, 1}}) {
