@@ -58,6 +58,9 @@ for t in ${SAN_TOOLS:-memcheck}; do
   case $t in memcheck|racecheck|synccheck|initcheck) ;;
     *) bad "unknown tool '$t' in SAN_TOOLS (memcheck racecheck synccheck initcheck)" ;; esac
 done
+# SAN_EXCLUDE: compute-sanitizer's --kernel-name-exclude filter, key=value entries joined by commas
+[ -z "${SAN_EXCLUDE:-}" ] || [[ $SAN_EXCLUDE =~ ^(kns|kernel_substring|kne|kernel_name|regex)=[^,[:space:]]+(,(kns|kernel_substring|kne|kernel_name|regex)=[^,[:space:]]+)*$ ]] ||
+  bad "SAN_EXCLUDE: '$SAN_EXCLUDE' is not a --kernel-name-exclude filter (kns=, kernel_substring=, kne=, kernel_name= or regex= entries, comma-separated)"
 for f in ${AB_SUITES:-ffn abl}; do
   case $f in ffn|abl|fwd|wid|dec) ;; *) bad "unknown suite '$f' in AB_SUITES (ffn abl fwd wid dec)" ;; esac
 done

@@ -1,5 +1,5 @@
 """scripts/device_session20.sh checks its settings before it builds anything: an unknown step or
-A/B suite or sanitizer tool (SAN_TOOLS), a non-positive AB_ROUNDS, an AB_REF_SELF other than 0 or 1, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
+A/B suite or sanitizer tool (SAN_TOOLS), a SAN_EXCLUDE that is not a --kernel-name-exclude filter, a non-positive AB_ROUNDS, an AB_REF_SELF other than 0 or 1, an AB_HEAD_ENVS side that is not name:VAR=value[,…] (or is
 named ref), an NCU_RUNS entry that is not tag:shape:variant:mode, a PEER_NCU_SETTING that is not one of
 table1's (qQ-int|qQ-cyc) or a PEER_NCU_SHAPE not one of its shapes — each refused with exit code 2,
 a message naming the setting, and no output folder written. Valid settings pass the check (shown
@@ -25,6 +25,9 @@ def test_bad_settings_are_refused_before_anything_is_written(tmp_path):
     cases = [({"STEPS": "tests bogus"}, "unknown step 'bogus'"),
              ({"STEPS": "ab", "AB_SUITES": "ffn xyz"}, "unknown suite 'xyz' in AB_SUITES"),
              ({"STEPS": "memcheck", "SAN_TOOLS": "memcheck leakcheck"}, "unknown tool 'leakcheck' in SAN_TOOLS"),
+             ({"STEPS": "memcheck", "SAN_EXCLUDE": "nvjet"}, "SAN_EXCLUDE: 'nvjet' is not a --kernel-name-exclude filter"),
+             ({"STEPS": "memcheck", "SAN_EXCLUDE": "kns=nvjet,"}, "SAN_EXCLUDE: 'kns=nvjet,'"),
+             ({"STEPS": "memcheck", "SAN_EXCLUDE": "kns=nvjet kns=gemm"}, "SAN_EXCLUDE: 'kns=nvjet kns=gemm'"),
              ({"STEPS": "ab", "AB_ROUNDS": "0"}, "AB_ROUNDS must be a positive integer"),
              ({"STEPS": "ab", "AB_ROUNDS": "two"}, "AB_ROUNDS must be a positive integer"),
              ({"STEPS": "ab", "AB_REF_SELF": "yes"}, "AB_REF_SELF must be 0 or 1 (got 'yes')"),
@@ -47,7 +50,7 @@ def test_valid_settings_pass_the_check(tmp_path):
     rc, err, wrote = run(tmp_path, STEPS="ab tests table ncu ncupeer memcheck segments", PEER_NCU_SETTING="q32-cyc",
                          PEER_NCU_SHAPE="Qwen3-30B-A3B expert", AB_SUITES="fwd ffn abl wid dec", AB_ROUNDS="1",
                          AB_REF_SELF="1",
-                         SAN_TOOLS="memcheck racecheck synccheck initcheck",
+                         SAN_TOOLS="memcheck racecheck synccheck initcheck", SAN_EXCLUDE="kns=nvjet,regex=sm90_xmma.*",
                          AB_HEAD_ENVS="law1:QALG_WS_LAW_GRID=1 law0:QALG_WS_LAW_GRID=0,QALG_FFN_PDL=1 head:",
                          NCU_RUNS="skel:Qwen3-32B:fused-wsl64x128:sync-only bad")
     assert rc == 2 and "NCU_RUNS: 'bad'" in err and not wrote
