@@ -112,3 +112,18 @@ def test_on_card_runs_nothing_on_another_card_or_without_a_gpu(tmp_path):
     assert r.returncode == 3 and "no GPU named by nvidia-smi" in r.stdout and not marker.exists()
     r = on("NVIDIA H200", "H200", *cmd)
     assert r.returncode == 0 and "card: NVIDIA H200" in r.stdout and marker.exists()
+
+
+def test_session56_call_checks_its_setting_and_card_before_running(tmp_path):
+    # results/gpu/history/session56/call.sh: a bad OFF_DEADLINE exits 2 before it looks for a card;
+    # without nvidia-smi it exits 3; neither writes the output folder
+    script = str(ROOT / "results" / "gpu" / "history" / "session56" / "call.sh")
+    out_dir = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if k != "OFF_DEADLINE"}
+    env["PATH"] = f"{tmp_path}:/usr/bin:/bin"  # no nvidia-smi there
+    r = subprocess.run(["bash", script, str(out_dir)], capture_output=True, text=True, check=False, timeout=30,
+                       env=dict(env, OFF_DEADLINE="0"))
+    assert r.returncode == 2 and "OFF_DEADLINE must be a positive integer (got '0')" in r.stderr
+    r = subprocess.run(["bash", script, str(out_dir)], capture_output=True, text=True, check=False, timeout=30, env=env)
+    assert r.returncode == 3 and "no GPU named by nvidia-smi" in r.stdout
+    assert not out_dir.exists()
