@@ -127,3 +127,12 @@ def test_session56_call_checks_its_setting_and_card_before_running(tmp_path):
     r = subprocess.run(["bash", script, str(out_dir)], capture_output=True, text=True, check=False, timeout=30, env=env)
     assert r.returncode == 3 and "no GPU named by nvidia-smi" in r.stdout
     assert not out_dir.exists()
+    # on an H100 (a stub nvidia-smi) it hands the racecheck to device_session20.sh, whose settings check
+    # passes its SAN_EXCLUDE and then refuses the AB_ROUNDS given here: exit 2 before anything is built
+    stub = tmp_path / "nvidia-smi"
+    stub.write_text("#!/bin/sh\necho 'NVIDIA H100 80GB HBM3'\n")
+    stub.chmod(0o755)
+    r = subprocess.run(["bash", script, str(out_dir)], capture_output=True, text=True, check=False, timeout=30,
+                       env=dict(env, AB_ROUNDS="0"))
+    assert r.returncode == 2 and "not an H200): racecheck of WsLawFirst" in r.stdout, (r.stdout, r.stderr)
+    assert "AB_ROUNDS must be a positive integer" in r.stderr and not out_dir.exists()
