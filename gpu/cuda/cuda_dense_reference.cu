@@ -1,5 +1,6 @@
 // GPU dense reference from the table (cuda_dense_reference.hpp): gather the rows of each type,
-// materialise T_i(W) from the structure constants, cuBLAS GEMM in FP32, scatter back.
+// materialise T_i(W) from the structure constants, GEMM in FP32 (cuBLAS, or the plain loop below),
+// scatter back.
 #include <cublas_v2.h>
 
 #include <stdexcept>
@@ -43,6 +44,21 @@ __global__ void add_block(TD* dst, const TS* src, uint64_t ld, uint64_t dr0, uin
   }
 }
 
+// out (m×n, row-major) = Σ_l A(i, l) · B(l, j) in FP32, A(i, l) = a[i·a_i + l·a_l] and
+// B(l, j) = b[l·b_l + j·b_j] (the strides say which operand is transposed). One thread per output
+// and no shared memory: slow, but racecheck has nothing to track in it (reference_gemm.hpp).
+template <typename T>
+__global__ void plain_gemm(const T* a, uint64_t a_i, uint64_t a_l, const T* b, uint64_t b_l,
+                           uint64_t b_j, float* out, uint64_t m, uint64_t n, uint64_t k) {
+  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < m * n;
+       e += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t i = e / n, j = e % n;
+    float acc = 0.0f;
+    for (uint64_t l = 0; l < k; ++l) acc += to_float(a[i * a_i + l * a_l]) * to_float(b[l * b_l + j * b_j]);
+    out[e] = acc;
+  }
+}
+
 cudaDataType cuda_type(DType t) {
   return t == DType::bf16 ? CUDA_R_16BF : t == DType::f16 ? CUDA_R_16F : CUDA_R_32F;
 }
@@ -60,8 +76,8 @@ struct CudaDenseReference::Impl {
 };
 
 CudaDenseReference::CudaDenseReference(const TableData& table, std::vector<uint32_t> in_w,
-                               std::vector<uint32_t> out_w)
-    : s_(std::move(in_w)), r_(std::move(out_w)), impl_(std::make_unique<Impl>()) {
+                                       std::vector<uint32_t> out_w, ReferenceGemm gemm)
+    : gemm_(gemm), s_(std::move(in_w)), r_(std::move(out_w)), impl_(std::make_unique<Impl>()) {
   if (!table.slot_grid || table.slots.size() != table.dim)
     throw std::invalid_argument("CudaDenseReference: the table has no slot layout (slot_grid/slots)");
   q_ = *table.slot_grid;
@@ -149,12 +165,25 @@ static void run_reference(CudaDenseReference& ref, cublasHandle_t h, RefOp op,
     });
     check_cuda(cudaGetLastError(), "reference gather/materialise");
     const cudaDataType ct = cuda_type(dt);
-    if (op == RefOp::forward) {  // Y_i (n×N) = X_i (n×K) T_i (K×N)
+    if (ref.gemm() == ReferenceGemm::plain) {
+      dispatch_dtype(dt, [&](auto tag) {
+        using E = decltype(tag);
+        const E* p = static_cast<const E*>(Pi);
+        if (op == RefOp::forward)  // Y_i (n×N) = X_i (n×K) T_i (K×N)
+          plain_gemm<E><<<grid_for(n * N), 256>>>(p, K, 1, static_cast<const E*>(T), N, 1, Oi, n, N, K);
+        else if (op == RefOp::grad_x)  // dX_i (n×K) = dY_i (n×N) T_iᵀ
+          plain_gemm<E><<<grid_for(n * K), 256>>>(p, N, 1, static_cast<const E*>(T), 1, N, Oi, n, K, N);
+        else  // G (K×N) = X_iᵀ (K×n) dY_i (n×N)
+          plain_gemm<E><<<grid_for(K * N), 256>>>(p, 1, K, static_cast<const E*>(Qi), N, 1, static_cast<float*>(T), K, N, n);
+      });
+    } else if (op == RefOp::forward) {  // Y_i (n×N) = X_i (n×K) T_i (K×N)
       check_cublas(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, int(N), int(n), int(K), &one, T, ct, int(N), Pi, ct, int(K), &zero, Oi, CUDA_R_32F, int(N), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT), "cublasGemmEx(forward)");
     } else if (op == RefOp::grad_x) {  // dX_i (n×K) = dY_i (n×N) T_iᵀ
       check_cublas(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, int(K), int(n), int(N), &one, T, ct, int(N), Pi, ct, int(N), &zero, Oi, CUDA_R_32F, int(K), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT), "cublasGemmEx(grad_x)");
-    } else {  // G (K×N) = X_iᵀ dY_i, then dW block (src) += c · G block (dst)
+    } else {  // G (K×N) = X_iᵀ dY_i
       check_cublas(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, int(N), int(K), int(n), &one, Qi, ct, int(N), Pi, ct, int(K), &zero, T, CUDA_R_32F, int(N), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT), "cublasGemmEx(grad_w)");
+    }
+    if (op == RefOp::grad_w) {  // dW block (src) += c · G block (dst)
       for (const auto& b : ref.blocks(i))
         add_block<float, float><<<grid_for(uint64_t(s[b.dst_k]) * r[b.dst_j]), 256>>>(
             out, static_cast<const float*>(T), N, in_off[b.src_k], out_off[b.src_j], in_off[b.dst_k],
