@@ -14,8 +14,10 @@
 #   ablate  the ablate suite's ABLATE_MODES (default tma-store,loads-only) on the M = 2048 projections
 #           and the square n = ABLATE_SQUARE_N (default 32768)
 #   memcheck compute-sanitizer (SAN_TOOLS, default memcheck) on MEMCHECK_FILTER; SAN_EXCLUDE (fifty-sixth
-#           session): a --kernel-name-exclude filter, e.g. kns=nvjet, so that a test's cuBLAS reference runs
-#           uninstrumented (racecheck of WsLawFirst.* spent 330 s there without finishing)
+#           session): a --kernel-name-exclude filter, e.g. kns=nvjet. Under racecheck on an H100 (fifty-seventh
+#           session) cuBLAS's kernels left out so ended in "The Sanitizer failed to handle a hardware
+#           exception" in two tests that were clean fully instrumented: export QALG_REFERENCE_GEMM=plain
+#           instead (the tests' dense reference then runs no cuBLAS kernel)
 #   gorder  (twenty-second session) the ffn suite under each of GATES (default ws64x64 wsl64x64 ws64x128) in
 #           both gate/up item orders (QALG_FFN_GATE_ORDER)
 #   ab      (twenty-second session) HEAD against .gpu-carry/ref (AB_REF=<commit> bash

@@ -201,6 +201,41 @@ TEST(SanitizerSmall, LawFirstTiles) {
   set_ws_prime_first(prime);
   set_ws_law_first(law);
 }
+// LawFirstTiles gives every CTA one item, so a CTA never goes on from its closed-form first item to
+// an item read from the list. Here the complete graph on 16 types (c = 128 rows each, s = 128) has
+// 16 × 12 items on ws128x64 (r = 48) and 16 × 16 on ws128x128 (r = 128), more than the SMs, each
+// holding one CTA of these tiles (6 or 9 stages fill its shared memory; set_ws128_two_per_sm off), so
+// CTAs take further items after the first: WsLawFirst's expert shapes in one order each, ascending
+// and descending, small enough for racecheck (WsLawFirst.* did not finish under racecheck in 330 s
+// with cuBLAS's reference, nor in 180 s with the plain one, fifty-sixth and fifty-seventh sessions).
+TEST(SanitizerSmall, LawFirstManyItems) {
+  const bool law = ws_law_first(), descending = ws_items_descending();
+  const WsItemOrder order0 = ws_item_order();
+  ASSERT_FALSE(ws128_two_per_sm());
+  int sms = 0;
+  cuda_ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "multiprocessor count");
+  set_ws_law_first(true);
+  uint64_t seed = 5700;
+  for (const auto& [t, r] : {std::pair{TileConfig{128, 64, 9, TileEngine::wgmma_ws}, 48u},
+                             std::pair{TileConfig{128, 128, 9, TileEngine::wgmma_ws}, 128u}}) {
+    ASSERT_GT(16 * ((16 * r + t.bn - 1) / t.bn), uint32_t(sms)) << tile_name(t);
+    set_forward_tiles(t);
+    for (const auto& [order, desc] : {std::pair{WsItemOrder::types, false}, std::pair{WsItemOrder::columns, true}}) {
+      set_ws_item_order(order);
+      set_ws_items_descending(desc);
+      const std::string name = "sanitize-law-first-many/" + tile_name(t) +
+                               (order == WsItemOrder::types ? "-types" : "-columns-desc") + "-r" + std::to_string(r);
+      const uint64_t before = ws_law_first_launches();
+      run_conformance({name, complete_table(16), same(16, 128), same(16, r)}, DType::bf16, false, 16 * 128, seed++,
+                      kFwdFused);
+      EXPECT_GT(ws_law_first_launches(), before) << name;
+    }
+  }
+  set_ws_item_order(order0);
+  set_ws_items_descending(descending);
+  set_forward_tiles({64, 128, 5, TileEngine::wgmma_ws});  // the process defaults
+  set_ws_law_first(law);
+}
 // The bench's L2 read-bandwidth probe reads what it claims: the sum it returns is `passes` times
 // the wrapping sum of the buffer's 64-bit words, computed here on the host, for a chunk count that
 // no grid stride divides (65539 chunks of 16 bytes) and for one pass.

@@ -117,7 +117,7 @@ def test_on_card_runs_nothing_on_another_card_or_without_a_gpu(tmp_path):
 
 
 @pytest.mark.parametrize("session,off_card_says", [("session56", "not an H200): racecheck of WsLawFirst"),
-                                                   ("session57", "not an H200): ReferenceGemm.*, racecheck of")])
+                                                   ("session57", "not an H200): racecheck of SanitizerSmall.LawFirstManyItems")])
 def test_session_call_checks_its_setting_and_card_before_running(tmp_path, session, off_card_says):
     # results/gpu/history/session5{6,7}/call.sh: a bad OFF_DEADLINE exits 2 before it looks for a card;
     # without nvidia-smi it exits 3; neither writes the output folder
@@ -132,7 +132,7 @@ def test_session_call_checks_its_setting_and_card_before_running(tmp_path, sessi
     assert r.returncode == 3 and "no GPU named by nvidia-smi" in r.stdout
     assert not out_dir.exists()
     # on an H100 (a stub nvidia-smi) it hands the racecheck to device_session20.sh, whose settings check
-    # passes its SAN_EXCLUDE and then refuses the AB_ROUNDS given here: exit 2 before anything is built
+    # passes its settings and then refuses the AB_ROUNDS given here: exit 2 before anything is built
     stub = tmp_path / "nvidia-smi"
     stub.write_text("#!/bin/sh\necho 'NVIDIA H100 80GB HBM3'\n")
     stub.chmod(0o755)
