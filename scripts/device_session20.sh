@@ -325,11 +325,18 @@ EOF3
       cp "$W/segments.csv" "$O/"
       ;;
     memcheck)  # SAN_TOOLS (default memcheck) on MEMCHECK_FILTER
+      # Line-buffered, and each finished conformance case appended to sanitizer_<tool>_cases.txt (the
+      # harness's QALG_GPU_RESULTS; .txt so that logs.tar.gz keeps it): a run the deadline cuts still
+      # shows how far it got (the fifty-seventh session's racecheck of WsLawFirst.* left only its
+      # "[ RUN ]" line after 180 s).
       for tool in ${SAN_TOOLS:-memcheck}; do
-        timeout $(( $(left) - 5 )) compute-sanitizer --tool "$tool" --error-exitcode 3 \
+        : >"$W/sanitizer_${tool}_cases.txt"
+        QALG_GPU_RESULTS="$W/sanitizer_${tool}_cases.txt" timeout $(( $(left) - 5 )) stdbuf -oL -eL \
+          compute-sanitizer --tool "$tool" --error-exitcode 3 \
           ${SAN_EXCLUDE:+--kernel-name-exclude "$SAN_EXCLUDE"} "$B/test_gpu_cuda" \
           --gtest_filter="${MEMCHECK_FILTER:-SanitizerSmall.*:Fixture.*}" >"$W/sanitizer_$tool.log" 2>&1
-        echo "$tool rc $?: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$W/sanitizer_$tool.log" | tail -1)"
+        echo "$tool rc $?: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$W/sanitizer_$tool.log" | tail -1)" \
+          "($(wc -l <"$W/sanitizer_${tool}_cases.txt") conformance cases finished)"
       done
       ;;
     *) echo "unknown step $step"; exit 2 ;;
