@@ -27,11 +27,9 @@ std::vector<float> poisoned_run(size_t n, const std::function<void(float*)>& run
   return out.download();
 }
 
-size_t differing(const std::vector<float>& a, const std::vector<float>& b) {
-  size_t d = 0;
-  for (size_t e = 0; e < a.size(); ++e) d += !(a[e] == b[e]);
-  return d;
-}
+// Elements that differ, NaN counting as differing from everything (the harness's exact comparison
+// on the FP32 grid: NaN != NaN).
+uint64_t differing(const std::vector<float>& a, const std::vector<float>& b) { return compare(a, b, DType::f32).mismatches; }
 
 TEST(ReferenceGemm, PlainLoopAndCublasAgreeExactly) {
   std::mt19937_64 rng(20261207);

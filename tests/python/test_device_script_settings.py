@@ -140,3 +140,21 @@ def test_session_call_checks_its_setting_and_card_before_running(tmp_path, sessi
                        env=dict(env, AB_ROUNDS="0"))
     assert r.returncode == 2 and off_card_says in r.stdout, (r.stdout, r.stderr)
     assert "AB_ROUNDS must be a positive integer" in r.stderr and not out_dir.exists()
+
+
+def test_table_or_offcard_refuses_bad_usage_before_looking_for_a_card(tmp_path):
+    # scripts/table_or_offcard.sh: without OUT and WHAT, or with a setting that is not VAR=value, exit 2
+    # and nothing written (checked before the card, so here without nvidia-smi too)
+    script = str(ROOT / "scripts" / "table_or_offcard.sh")
+    out_dir = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if k != "OFF_DEADLINE"}
+    env["PATH"] = f"{tmp_path}:/usr/bin:/bin"
+    for args, says in [([], "usage: call.sh OUT"), (["", "what"], "usage: call.sh OUT"),
+                       ([str(out_dir), "what", "STEPS=memcheck", "rm -rf x"], "'rm -rf x' is not VAR=value"),
+                       ([str(out_dir), "what", "lower=1"], "'lower=1' is not VAR=value")]:
+        r = subprocess.run(["bash", script, *args], capture_output=True, text=True, check=False, timeout=30, env=env)
+        assert r.returncode == 2 and says in r.stderr, (args, r.stdout, r.stderr)
+    r = subprocess.run(["bash", script, str(out_dir), "what", "STEPS=memcheck"], capture_output=True, text=True,
+                       check=False, timeout=30, env=env)
+    assert r.returncode == 3 and "no GPU named by nvidia-smi" in r.stdout
+    assert not out_dir.exists()
